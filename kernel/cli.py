@@ -1,0 +1,131 @@
+"""The `pica` command. Heavy libraries load inside commands, so `pica --help` answers at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+
+class PicaGroup(click.Group):
+    """Prints user errors as one clear message, and tracebacks only with PICA_DEBUG=1."""
+
+    def main(self, *args, **kwargs):  # type: ignore[override]
+        from pica.kernel.errors import PicaError
+
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Exit as done:
+            sys.exit(done.exit_code)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.exceptions.Abort:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except PicaError as error:
+            if _debug():
+                raise
+            click.echo(f"error: {error}", err=True)
+            sys.exit(2)
+        except Exception as error:
+            if _debug():
+                raise
+            click.echo(f"error: {type(error).__name__}: {error}", err=True)
+            click.echo("(set PICA_DEBUG=1 to see the traceback)", err=True)
+            sys.exit(1)
+
+
+def _debug() -> bool:
+    return os.environ.get("PICA_DEBUG", "").lower() in ("1", "true", "yes")
+
+
+@click.group(cls=PicaGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pica")
+def main() -> None:
+    """Pica: local-first federated search for AI agents.
+
+    Every job is a YAML recipe of stages; `pica run` runs one.
+    """
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("recipe")
+@click.argument("overrides", nargs=-1, type=click.UNPROCESSED)
+@click.option("--dry-run", is_flag=True, help="Print the resolved plan; run nothing.")
+@click.option("--print-config", is_flag=True, help="Print the composed configuration; run nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def run(recipe: str, overrides: tuple[str, ...], dry_run: bool, print_config: bool, as_json: bool) -> None:
+    """Run RECIPE (a .yaml path or a bundled name like search/lexical).
+
+    OVERRIDES are key=value: recipe variables (query="...", path=DIR, k=5), any key
+    (stages.search.params.k=5), or team=NAME to apply configs/team/NAME.yaml on top.
+    """
+    from pica.kernel import render, runner
+    from pica.kernel.records import to_plain
+
+    if dry_run or print_config:
+        plan = runner.plan(recipe, list(overrides))
+        if print_config:
+            import yaml
+
+            click.echo(yaml.safe_dump(plan.config, sort_keys=False, allow_unicode=True).rstrip())
+        if dry_run:
+            click.echo(json.dumps(plan.to_dict(), indent=2) if as_json else render.render_plan(plan))
+        return
+    progress = None if as_json else (lambda message: click.echo(message, err=True))
+    result = runner.run(recipe, list(overrides), progress=progress)
+    if as_json:
+        payload = {"output": to_plain(result.output), "warnings": result.warnings}
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
+        return
+    click.echo(render.render_output(result.output))
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def stages(as_json: bool) -> None:
+    """List every stage id with its description and params, and plugins that failed to load."""
+    from pica.kernel.registry import registry
+
+    found = registry.all()
+    if as_json:
+        click.echo(json.dumps({
+            "stages": {sid: {"description": cls.description(),
+                             "params": cls.Params.model_json_schema().get("properties", {})}
+                       for sid, cls in found.items()},
+            "failures": registry.failures,
+        }, indent=2))
+        return
+    for sid, cls in found.items():
+        click.echo(f"{sid}  {cls.description()}")
+        for name, field in cls.Params.model_fields.items():
+            default = "required" if field.is_required() else f"default {field.default!r}"
+            about = f" — {field.description}" if field.description else ""
+            click.echo(f"    {name}: {_annotation(field.annotation)} ({default}){about}")
+    for name, why in registry.failures.items():
+        click.echo(f"failed to load {name}: {why}", err=True)
+
+
+@main.command()
+def recipes() -> None:
+    """List the bundled recipes."""
+    import yaml
+
+    from pica.kernel.paths import RECIPES_DIR, bundled_recipes
+
+    for path in bundled_recipes():
+        about = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("description", "")
+        click.echo(f"{path.relative_to(RECIPES_DIR).with_suffix('')}  {about}")
+
+
+def _annotation(annotation: object) -> str:
+    text = getattr(annotation, "__name__", None) or str(annotation)
+    return text.replace("typing.", "")

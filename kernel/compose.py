@@ -1,0 +1,140 @@
+"""Turn a recipe file plus `key=value` overrides into one resolved, plain configuration.
+
+Composition is Hydra's (defaults lists from configs/, overrides, `team=NAME` on top) through its
+compose API, which neither changes the working directory nor writes output folders. Problems come
+back as `Problem`s with the path of the key, so the caller can report them all at once.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pica.kernel.errors import PicaError, Problem, RecipeError
+from pica.kernel.paths import CONFIGS_DIR
+
+
+def compose(
+    recipe: Path,
+    overrides: list[str],
+    settings: dict[str, Any],
+    config_dirs: list[Path],
+    variables: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The recipe with its defaults, overrides and team merged, every interpolation resolved.
+
+    `overrides` follow Hydra's grammar (`k=5`, `stages.search.params.k=5`, `team=NAME`);
+    `variables` are set verbatim afterwards, for values such as queries that must not be parsed.
+    """
+    problems = _check_yaml(recipe)
+    if problems:
+        raise RecipeError(str(recipe), problems)
+
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+    from hydra.errors import HydraException
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    search_path = [d for d in [*config_dirs, CONFIGS_DIR] if d.is_dir()]
+    hydra_overrides = [f"hydra.searchpath=[{','.join(f'file://{d}' for d in search_path)}]"]
+    hydra_overrides += [_hydra_override(o) for o in overrides]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Hydra's advice about `_self_` is noise here
+            with initialize_config_dir(version_base=None, config_dir=str(recipe.parent)):
+                cfg = hydra_compose(config_name=recipe.stem, overrides=hydra_overrides)
+    except (HydraException, OmegaConfBaseException) as error:
+        raise RecipeError(str(recipe), [_hydra_problem(error)]) from None
+
+    OmegaConf.set_struct(cfg, False)
+    cfg.settings = settings
+    problems = []
+    for key, value in (variables or {}).items():
+        if OmegaConf.select(cfg, key, default=_ABSENT) is _ABSENT:
+            problems.append(Problem(key, "not a variable of this recipe"))
+        else:
+            OmegaConf.update(cfg, key, _verbatim(value), merge=False)
+    problems += [
+        Problem(key, f"missing value; give it on the command line as {key}=...")
+        for key in _missing_keys(cfg)
+    ]
+    if problems:
+        raise RecipeError(str(recipe), problems)
+    try:
+        return OmegaConf.to_container(cfg, resolve=True)  # type: ignore[return-value]
+    except OmegaConfBaseException as error:
+        key = getattr(error, "full_key", "") or ""
+        message = str(error).splitlines()[0]
+        raise RecipeError(str(recipe), [Problem(key, message)]) from None
+
+
+_ABSENT = object()
+
+
+def _missing_keys(cfg: Any, prefix: str = "") -> list[str]:
+    """Keys whose value is `???`, found without resolving interpolations (which would raise)."""
+    from omegaconf import DictConfig, OmegaConf
+
+    missing = []
+    for key in cfg:
+        path = f"{prefix}{key}"
+        node = cfg._get_node(key)
+        if isinstance(node, DictConfig):
+            missing += _missing_keys(node, f"{path}.")
+        elif OmegaConf.is_missing(cfg, key):
+            missing.append(path)
+    return missing
+
+
+def _verbatim(value: Any) -> Any:
+    """A string OmegaConf will not interpolate (`${` escaped)."""
+    return value.replace("${", "\\${") if isinstance(value, str) else value
+
+
+def _check_yaml(recipe: Path) -> list[Problem]:
+    """Plain YAML errors with a line number, before Hydra reports them less clearly."""
+    try:
+        data = yaml.safe_load(recipe.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise PicaError(f"cannot read recipe {recipe}: {error.strerror}") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        return [Problem("", f"not valid YAML: {where}{getattr(error, 'problem', error)}")]
+    if not isinstance(data, dict):
+        return [Problem("", "a recipe must be a YAML mapping (kind, stages, output, ...)")]
+    return []
+
+
+def _hydra_override(override: str) -> str:
+    """`team=NAME` loads configs/team/NAME.yaml on top; a value Hydra cannot parse is a string."""
+    key, sep, value = override.partition("=")
+    if not sep:
+        raise PicaError(f"override '{override}' must look like key=value")
+    if key == "team":
+        return f"+team@_global_={value}"
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    try:
+        parsed = OverridesParser.create().parse_override(override)
+        if not parsed.is_sweep_override():
+            return override
+    except HydraException:
+        pass
+    quoted = value.replace("\\", "\\\\").replace("'", "\\'")
+    return f"{key}='{quoted}'"
+
+
+def _hydra_problem(error: Exception) -> Problem:
+    message = str(error).strip().splitlines()[0]
+    if "Could not override" in message:
+        key = message.split("'")[1] if "'" in message else ""
+        return Problem(key, f"not a key of this recipe (to add it anyway, write +{key}=...)")
+    if "Could not find" in message or "Could not load" in message:
+        return Problem("defaults", message)
+    return Problem("", message)

@@ -1,0 +1,276 @@
+"""Recipes: YAML pipelines of stages, checked completely before anything runs.
+
+    kind: search                      # ingest | search | bench | toolset
+    description: BM25 over the keyword index
+    query: ???                        # recipe variables, set on the command line: query="..."
+    stages:
+      search:                         # a name of your choosing
+        use: retrieve.lexical.v1      # a stage id (`pica stages` lists them)
+        params: {query: "${query}"}   # checked against the stage's Params
+        inputs: {chunks: chunk.chunks}  # input <- stage.output
+        timeout_s: 5                  # optional; the stage's own default otherwise
+        on_error: skip                # fail (stop the run) | skip (empty outputs + a warning)
+    output: search.hits               # or a mapping {name: stage.output, ...}
+
+`load_plan` reports every problem at once, each with its path in the file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pica.kernel.compose import compose
+from pica.kernel.errors import Problem, RecipeError
+from pica.kernel.registry import Registry, UnknownStage
+from pica.kernel.stage import Params, Stage, compatible, type_name
+
+KINDS = ("ingest", "search", "bench", "toolset")
+STAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+
+
+class StageSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    use: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    inputs: dict[str, str] = Field(default_factory=dict)
+    timeout_s: float | None = Field(default=None, gt=0)
+    on_error: Literal["fail", "skip"] | None = None
+
+
+@dataclass
+class PlannedStage:
+    name: str
+    stage_cls: type[Stage]
+    params: Params
+    inputs: dict[str, tuple[str, str]]  # input name -> (stage name, output name)
+    timeout_s: float | None
+    on_error: str
+
+
+@dataclass
+class Plan:
+    source: str
+    kind: str
+    description: str
+    stages: dict[str, PlannedStage]
+    levels: list[list[str]]
+    output: dict[str, tuple[str, str]] | tuple[str, str]
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "kind": self.kind,
+            "description": self.description,
+            "levels": self.levels,
+            "stages": {
+                name: {
+                    "use": s.stage_cls.id,
+                    "params": s.params.model_dump(mode="json"),
+                    "inputs": {i: f"{src}.{out}" for i, (src, out) in s.inputs.items()},
+                    "timeout_s": s.timeout_s,
+                    "on_error": s.on_error,
+                }
+                for name, s in self.stages.items()
+            },
+            "output": _ref_text(self.output),
+        }
+
+
+def load_plan(
+    recipe: Path,
+    overrides: list[str],
+    registry: Registry,
+    settings: dict[str, Any],
+    config_dirs: list[Path] = (),  # type: ignore[assignment]
+    variables: dict[str, Any] | None = None,
+) -> Plan:
+    config = compose(recipe, overrides, settings, list(config_dirs), variables)
+    return build_plan(config, registry, source=str(recipe))
+
+
+def build_plan(config: dict[str, Any], registry: Registry, source: str = "<recipe>") -> Plan:
+    """Check a composed recipe and turn it into a runnable plan, or raise every problem at once."""
+    problems: list[Problem] = []
+    kind = config.get("kind")
+    if kind is None:
+        problems.append(Problem("kind", f"required (one of: {', '.join(KINDS)})"))
+    elif kind not in KINDS:
+        problems.append(Problem("kind", f"'{kind}' is not one of: {', '.join(KINDS)}"))
+
+    raw_stages = config.get("stages")
+    specs: dict[str, StageSpec] = {}
+    classes: dict[str, type[Stage]] = {}
+    params: dict[str, Params] = {}
+    if not isinstance(raw_stages, dict) or not raw_stages:
+        problems.append(Problem("stages", "required: a mapping of stage names to {use, params, inputs}"))
+        raw_stages = {}
+    declared = [str(name) for name in raw_stages]
+    for name, raw in raw_stages.items():
+        path = f"stages.{name}"
+        if not STAGE_NAME.match(str(name)):
+            problems.append(Problem(path, "a stage name is letters, digits, '_' or '-' (no dots)"))
+            continue
+        try:
+            spec = StageSpec.model_validate(raw)
+        except ValidationError as error:
+            problems += _pydantic_problems(error, path)
+            continue
+        specs[name] = spec
+        try:
+            classes[name] = registry.get(spec.use)
+        except UnknownStage as error:
+            problems.append(Problem(f"{path}.use", str(error)))
+            continue
+        try:
+            params[name] = classes[name].Params.model_validate(spec.params)
+        except ValidationError as error:
+            problems += _pydantic_problems(error, f"{path}.params", classes[name].Params)
+
+    edges: dict[str, dict[str, tuple[str, str]]] = {name: {} for name in specs}
+    for name, spec in specs.items():
+        cls = classes.get(name)
+        for input_name, ref in spec.inputs.items():
+            path = f"stages.{name}.inputs.{input_name}"
+            if cls is not None and input_name not in cls.inputs:
+                declared = ", ".join(cls.inputs) or "none"
+                problems.append(Problem(path, f"{cls.id} has no input '{input_name}' (inputs: {declared})"))
+                continue
+            resolved = _resolve_ref(ref, declared, specs, classes, path, problems)
+            if resolved is None:
+                continue
+            edges[name][input_name] = resolved
+            src, out = resolved
+            if cls is not None and src in classes:
+                produced, expected = classes[src].outputs[out], cls.inputs[input_name]
+                if not compatible(produced, expected):
+                    problems.append(Problem(path, (
+                        f"{ref} is {type_name(produced)} but {cls.id} expects "
+                        f"{type_name(expected)} for '{input_name}'"
+                    )))
+        if cls is not None:
+            for missing in (i for i in cls.inputs if i not in spec.inputs):
+                problems.append(Problem(f"stages.{name}.inputs", (
+                    f"input '{missing}' ({type_name(cls.inputs[missing])}) is not connected; "
+                    f"add {missing}: <stage>.<output>"
+                )))
+
+    output = _check_output(config.get("output"), declared, specs, classes, problems)
+    levels, cycle = _levels(edges)
+    if cycle:
+        problems.append(Problem("stages", f"cycle: {' -> '.join(cycle)}; a recipe must be a DAG"))
+    if problems:
+        raise RecipeError(source, problems)
+
+    return Plan(
+        source=source,
+        kind=kind,
+        description=str(config.get("description", "")),
+        stages={
+            name: PlannedStage(
+                name=name,
+                stage_cls=classes[name],
+                params=params[name],
+                inputs=edges[name],
+                timeout_s=spec.timeout_s if spec.timeout_s is not None else classes[name].timeout_s,
+                on_error=spec.on_error or classes[name].on_error,
+            )
+            for name, spec in specs.items()
+        },
+        levels=levels,
+        output=output,  # type: ignore[arg-type]
+        config=config,
+    )
+
+
+def _resolve_ref(
+    ref: str,
+    declared: list[str],
+    specs: dict[str, StageSpec],
+    classes: dict[str, type[Stage]],
+    path: str,
+    problems: list[Problem],
+) -> tuple[str, str] | None:
+    src, dot, out = str(ref).partition(".")
+    if not dot or not src or not out:
+        problems.append(Problem(path, f"'{ref}' must look like <stage>.<output>"))
+        return None
+    if src not in specs:
+        if src not in declared:  # a declared stage with problems of its own is already reported
+            problems.append(Problem(path, f"no stage named '{src}' (stages: {', '.join(declared)})"))
+        return None
+    if src in classes and out not in classes[src].outputs:
+        outputs = ", ".join(classes[src].outputs)
+        problems.append(Problem(path, f"stage '{src}' ({classes[src].id}) has no output '{out}' (outputs: {outputs})"))
+        return None
+    return src, out
+
+
+def _check_output(raw: Any, declared, specs, classes, problems) -> Any:
+    if raw is None or raw == "" or raw == {}:
+        problems.append(Problem("output", "required: the <stage>.<output> the recipe returns, e.g. search.hits"))
+        return None
+    if isinstance(raw, str):
+        return _resolve_ref(raw, declared, specs, classes, "output", problems)
+    if isinstance(raw, dict):
+        return {
+            k: _resolve_ref(v, declared, specs, classes, f"output.{k}", problems) for k, v in raw.items()
+        }
+    problems.append(Problem("output", "must be <stage>.<output> or a mapping of names to them"))
+    return None
+
+
+def _levels(edges: dict[str, dict[str, tuple[str, str]]]) -> tuple[list[list[str]], list[str]]:
+    """Stages grouped so each depends only on earlier groups; or a cycle if there is one."""
+    deps = {name: {src for src, _ in ins.values()} for name, ins in edges.items()}
+    levels: list[list[str]] = []
+    done: set[str] = set()
+    while len(done) < len(deps):
+        ready = [n for n in deps if n not in done and deps[n] <= done]
+        if not ready:
+            return levels, _find_cycle({n: d - done for n, d in deps.items() if n not in done})
+        levels.append(ready)
+        done.update(ready)
+    return levels, []
+
+
+def _find_cycle(deps: dict[str, set[str]]) -> list[str]:
+    start = next(iter(deps))
+    seen: list[str] = []
+    node = start
+    while node not in seen:
+        seen.append(node)
+        node = sorted(deps[node])[0]
+    cycle = seen[seen.index(node):][::-1]  # deps point upstream; show the direction data flows
+    first = min(cycle, key=list(deps).index)  # start where the recipe does, for a stable message
+    cycle = cycle[cycle.index(first):] + cycle[: cycle.index(first)]
+    return [*cycle, cycle[0]]
+
+
+def _ref_text(ref: Any) -> Any:
+    if isinstance(ref, tuple):
+        return f"{ref[0]}.{ref[1]}"
+    if isinstance(ref, dict):
+        return {k: _ref_text(v) for k, v in ref.items()}
+    return ref
+
+
+def _pydantic_problems(error: ValidationError, path: str, model: type[BaseModel] | None = None) -> list[Problem]:
+    problems = []
+    for item in error.errors():
+        where = ".".join([path, *(str(p) for p in item["loc"])])
+        if item["type"] == "extra_forbidden":
+            allowed = ", ".join(model.model_fields) if model is not None else ""
+            message = f"unknown parameter (allowed: {allowed or 'none'})" if model else "unknown key"
+        elif item["type"] == "missing":
+            message = "required"
+        else:
+            message = f"{item['msg']}, got {item['input']!r}"
+        problems.append(Problem(where, message))
+    return problems

@@ -1,0 +1,56 @@
+"""How results look on a terminal. JSON output is `records.to_plain` and needs nothing here."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import Any
+
+from pica.kernel.records import Hit, Skipped, to_plain
+from pica.kernel.recipe import Plan
+
+PASSAGE_CHARS = 300
+
+
+def render_output(value: Any) -> str:
+    if isinstance(value, list) and value and all(isinstance(v, Hit) for v in value):
+        return "\n\n".join(render_hit(rank, hit) for rank, hit in enumerate(value, 1))
+    if isinstance(value, list) and not value:
+        return "(nothing)"
+    if isinstance(value, list) and all(isinstance(v, Skipped) for v in value):
+        return "\n".join(f"skipped {s.path}: {s.reason}" for s in value)
+    if isinstance(value, dict):
+        return "\n".join(f"{k}: {_short(render_output(v) if isinstance(v, list) else v)}"
+                         for k, v in value.items())
+    return json.dumps(to_plain(value), indent=2, ensure_ascii=False, default=str)
+
+
+def render_hit(rank: int, hit: Hit) -> str:
+    passage = " ".join(hit.passage.split())
+    if len(passage) > PASSAGE_CHARS:
+        passage = passage[: PASSAGE_CHARS - 1] + "…"
+    head = f"{rank}. {hit.id}:{hit.line_start}-{hit.line_end}  {hit.title}  (score {hit.score:.3f})"
+    return head + "\n" + textwrap.indent(textwrap.fill(passage, 96), "   ")
+
+
+def render_plan(plan: Plan) -> str:
+    lines = [f"recipe  {plan.source}", f"kind    {plan.kind}"]
+    if plan.description:
+        lines.append(f"about   {plan.description}")
+    for number, level in enumerate(plan.levels, 1):
+        lines.append(f"level {number}: {', '.join(level)}")
+        for name in level:
+            stage = plan.stages[name]
+            limits = f"timeout {stage.timeout_s:g} s, " if stage.timeout_s else ""
+            lines.append(f"  {name}: {stage.stage_cls.id}  ({limits}on_error {stage.on_error})")
+            for key, value in stage.params.model_dump(mode="json").items():
+                lines.append(f"      {key} = {json.dumps(value, ensure_ascii=False)}")
+            for input_name, (src, out) in stage.inputs.items():
+                lines.append(f"      {input_name} <- {src}.{out}")
+    lines.append(f"output  {json.dumps(plan.to_dict()['output'])}")
+    return "\n".join(lines)
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text if "\n" not in text else "\n" + textwrap.indent(text, "  ")

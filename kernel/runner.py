@@ -1,0 +1,53 @@
+"""Load a recipe and run it: the one path the CLI, the Python API and the MCP server share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pica.kernel.errors import PicaError
+from pica.kernel.executor import RunResult, StageCache, execute
+from pica.kernel.paths import find_recipe
+from pica.kernel.recipe import Plan, load_plan
+from pica.kernel.registry import Registry, registry
+from pica.kernel.settings import Settings
+from pica.kernel.stage import Context
+
+
+def resolve_recipe(name: str | Path) -> Path:
+    path = find_recipe(str(name))
+    if path is None:
+        raise PicaError(
+            f"recipe '{name}' not found: give a path to a .yaml file or a bundled name "
+            "such as search/lexical (see `pica recipes`)"
+        )
+    return path
+
+
+def plan(
+    recipe: str | Path,
+    overrides: list[str] = (),  # type: ignore[assignment]
+    settings: Settings | None = None,
+    variables: dict[str, Any] | None = None,
+    stages: Registry = registry,
+) -> Plan:
+    settings = settings or Settings()
+    user_configs = settings.home.expanduser() / "configs"
+    return load_plan(
+        resolve_recipe(recipe), list(overrides), stages, settings.as_config(), [user_configs], variables
+    )
+
+
+def run(
+    recipe: str | Path,
+    overrides: list[str] = (),  # type: ignore[assignment]
+    settings: Settings | None = None,
+    variables: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+    cache: StageCache | None = None,
+) -> RunResult:
+    settings = settings or Settings()
+    the_plan = plan(recipe, overrides, settings, variables)
+    ctx = Context(settings=settings, progress=progress or (lambda message: None))
+    return execute(the_plan, ctx, cache)

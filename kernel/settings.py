@@ -1,0 +1,25 @@
+"""Process settings, from the environment (`PICA_HOME`, `PICA_DEBUG`, ...) or a `.env` file.
+
+These are facts about this machine and process; what a pipeline does lives in recipes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PICA_", extra="ignore")
+
+    home: Path = Field(
+        default_factory=lambda: Path.home() / ".pica",
+        description="Where indexes and state live.",
+    )
+    debug: bool = Field(default=False, description="Show Python tracebacks on errors.")
+
+    def as_config(self) -> dict[str, str]:
+        """The values recipes may interpolate as `${settings.NAME}`."""
+        return {"home": str(self.home.expanduser())}

@@ -1,0 +1,25 @@
+"""Pica: local-first federated search for AI agents.
+
+    import pica
+    hits = pica.search("front matter", k=5)           # list of pica.kernel.records.Hit
+    result = pica.run("ingest/markdown", path="docs")  # any recipe, with its variables
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+
+def run(recipe: str, **variables: Any):
+    """Run a recipe (a path or a bundled name) with `key=value` variables; returns a RunResult."""
+    from pica.kernel.runner import run as run_recipe
+
+    return run_recipe(recipe, variables=variables)
+
+
+def search(query: str, mode: str = "lexical", k: int = 10, **variables: Any) -> list:
+    """Search the local index with the bundled `search/<mode>` recipe; warnings are not raised."""
+    result = run(f"search/{mode}", query=query, k=k, **variables)
+    return result.output

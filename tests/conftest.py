@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO.parent / "shared" / "corpus"
+DOCUMENTS = CORPUS / "documents"
+
+
+@pytest.fixture
+def pica_home(tmp_path, monkeypatch) -> Path:
+    """A fresh PICA_HOME for the test, set in the environment the code and subprocesses see."""
+    home = tmp_path / "pica-home"
+    monkeypatch.setenv("PICA_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    """Any attempt to open a network connection fails the test."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"network access attempted: {args}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+
+
+def needs_corpus():
+    return pytest.mark.skipif(not DOCUMENTS.is_dir(), reason=f"corpus not found at {CORPUS}")
