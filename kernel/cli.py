@@ -60,7 +60,9 @@ def main() -> None:
 @click.option("--dry-run", is_flag=True, help="Print the resolved plan; run nothing.")
 @click.option("--print-config", is_flag=True, help="Print the composed configuration; run nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def run(recipe: str, overrides: tuple[str, ...], dry_run: bool, print_config: bool, as_json: bool) -> None:
+def run(
+    recipe: str, overrides: tuple[str, ...], dry_run: bool, print_config: bool, as_json: bool
+) -> None:
     """Run RECIPE (a .yaml path or a bundled name like search/lexical).
 
     OVERRIDES are key=value: recipe variables (query="...", path=DIR, k=5), any key
@@ -76,7 +78,9 @@ def run(recipe: str, overrides: tuple[str, ...], dry_run: bool, print_config: bo
 
             click.echo(yaml.safe_dump(plan.config, sort_keys=False, allow_unicode=True).rstrip())
         if dry_run:
-            click.echo(json.dumps(plan.to_dict(), indent=2) if as_json else render.render_plan(plan))
+            click.echo(
+                json.dumps(plan.to_dict(), indent=2) if as_json else render.render_plan(plan)
+            )
         return
     progress = None if as_json else (lambda message: click.echo(message, err=True))
     result = runner.run(recipe, list(overrides), progress=progress)
@@ -97,12 +101,21 @@ def stages(as_json: bool) -> None:
 
     found = registry.all()
     if as_json:
-        click.echo(json.dumps({
-            "stages": {sid: {"description": cls.description(),
-                             "params": cls.Params.model_json_schema().get("properties", {})}
-                       for sid, cls in found.items()},
-            "failures": registry.failures,
-        }, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    "stages": {
+                        sid: {
+                            "description": cls.description(),
+                            "params": cls.Params.model_json_schema().get("properties", {}),
+                        }
+                        for sid, cls in found.items()
+                    },
+                    "failures": registry.failures,
+                },
+                indent=2,
+            )
+        )
         return
     for sid, cls in found.items():
         click.echo(f"{sid}  {cls.description()}")
@@ -129,3 +142,7 @@ def recipes() -> None:
 def _annotation(annotation: object) -> str:
     text = getattr(annotation, "__name__", None) or str(annotation)
     return text.replace("typing.", "")
+
+
+if __name__ == "__main__":
+    main()

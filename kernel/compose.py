@@ -54,7 +54,7 @@ def compose(
     cfg.settings = settings
     problems = []
     for key, value in (variables or {}).items():
-        if OmegaConf.select(cfg, key, default=_ABSENT) is _ABSENT:
+        if not _has_key(cfg, key):
             problems.append(Problem(key, "not a variable of this recipe"))
         else:
             OmegaConf.update(cfg, key, _verbatim(value), merge=False)
@@ -72,7 +72,13 @@ def compose(
         raise RecipeError(str(recipe), [Problem(key, message)]) from None
 
 
-_ABSENT = object()
+def _has_key(cfg: Any, key: str) -> bool:
+    """Whether a dotted key exists, even with the value `???` (which `in` would deny)."""
+    from omegaconf import DictConfig, OmegaConf
+
+    parent, _, last = key.rpartition(".")
+    node = OmegaConf.select(cfg, parent, default=None) if parent else cfg
+    return isinstance(node, DictConfig) and last in node.keys()  # noqa: SIM118 (`in node` denies keys set to ???)
 
 
 def _missing_keys(cfg: Any, prefix: str = "") -> list[str]:

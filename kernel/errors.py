@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 
 class PicaError(Exception):
-    """A problem the user can fix; its message says what was wrong, where, and what would be right."""
+    """A problem the user can fix; the message says what was wrong, where, and what is right."""
 
 
 @dataclass(frozen=True)

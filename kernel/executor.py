@@ -96,8 +96,12 @@ def _run_level(
                 started = time.monotonic()
                 deadline = started + planned.timeout_s if planned.timeout_s else float("inf")
                 running[planned.name] = (planned, started, deadline)
-                threading.Thread(target=work, args=(planned, inputs), daemon=True,
-                                 name=f"pica-stage-{planned.name}").start()
+                threading.Thread(
+                    target=work,
+                    args=(planned, inputs),
+                    daemon=True,
+                    name=f"pica-stage-{planned.name}",
+                ).start()
             try:
                 name, outcome, payload = done.get(timeout=POLL_S)
             except queue.Empty:
@@ -150,7 +154,9 @@ def _check_outputs(planned: PlannedStage, outputs: Any) -> None:
     declared = planned.stage_cls.outputs
     if not isinstance(outputs, dict) or set(outputs) != set(declared):
         got = sorted(outputs) if isinstance(outputs, dict) else type(outputs).__name__
-        raise TypeError(f"returned {got}; {planned.stage_cls.id} declares outputs {sorted(declared)}")
+        raise TypeError(
+            f"returned {got}; {planned.stage_cls.id} declares outputs {sorted(declared)}"
+        )
     for name, tp in declared.items():
         value = outputs[name]
         sample = value[:1] if isinstance(value, list) else value  # the first element stands for all

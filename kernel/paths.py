@@ -1,4 +1,4 @@
-"""Where the bundled recipes and configs are, in a source checkout and in an installed wheel alike."""
+"""Where the bundled recipes and configs are, in a source checkout and in a wheel alike."""
 
 from __future__ import annotations
 

@@ -109,7 +109,9 @@ def build_plan(config: dict[str, Any], registry: Registry, source: str = "<recip
     classes: dict[str, type[Stage]] = {}
     params: dict[str, Params] = {}
     if not isinstance(raw_stages, dict) or not raw_stages:
-        problems.append(Problem("stages", "required: a mapping of stage names to {use, params, inputs}"))
+        problems.append(
+            Problem("stages", "required: a mapping of stage names to {use, params, inputs}")
+        )
         raw_stages = {}
     declared = [str(name) for name in raw_stages]
     for name, raw in raw_stages.items():
@@ -140,7 +142,9 @@ def build_plan(config: dict[str, Any], registry: Registry, source: str = "<recip
             path = f"stages.{name}.inputs.{input_name}"
             if cls is not None and input_name not in cls.inputs:
                 declared = ", ".join(cls.inputs) or "none"
-                problems.append(Problem(path, f"{cls.id} has no input '{input_name}' (inputs: {declared})"))
+                problems.append(
+                    Problem(path, f"{cls.id} has no input '{input_name}' (inputs: {declared})")
+                )
                 continue
             resolved = _resolve_ref(ref, declared, specs, classes, path, problems)
             if resolved is None:
@@ -150,16 +154,26 @@ def build_plan(config: dict[str, Any], registry: Registry, source: str = "<recip
             if cls is not None and src in classes:
                 produced, expected = classes[src].outputs[out], cls.inputs[input_name]
                 if not compatible(produced, expected):
-                    problems.append(Problem(path, (
-                        f"{ref} is {type_name(produced)} but {cls.id} expects "
-                        f"{type_name(expected)} for '{input_name}'"
-                    )))
+                    problems.append(
+                        Problem(
+                            path,
+                            (
+                                f"{ref} is {type_name(produced)} but {cls.id} expects "
+                                f"{type_name(expected)} for '{input_name}'"
+                            ),
+                        )
+                    )
         if cls is not None:
             for missing in (i for i in cls.inputs if i not in spec.inputs):
-                problems.append(Problem(f"stages.{name}.inputs", (
-                    f"input '{missing}' ({type_name(cls.inputs[missing])}) is not connected; "
-                    f"add {missing}: <stage>.<output>"
-                )))
+                problems.append(
+                    Problem(
+                        f"stages.{name}.inputs",
+                        (
+                            f"input '{missing}' ({type_name(cls.inputs[missing])}) is not "
+                            f"connected; add {missing}: <stage>.<output>"
+                        ),
+                    )
+                )
 
     output = _check_output(config.get("output"), declared, specs, classes, problems)
     levels, cycle = _levels(edges)
@@ -203,24 +217,34 @@ def _resolve_ref(
         return None
     if src not in specs:
         if src not in declared:  # a declared stage with problems of its own is already reported
-            problems.append(Problem(path, f"no stage named '{src}' (stages: {', '.join(declared)})"))
+            problems.append(
+                Problem(path, f"no stage named '{src}' (stages: {', '.join(declared)})")
+            )
         return None
     if src in classes and out not in classes[src].outputs:
         outputs = ", ".join(classes[src].outputs)
-        problems.append(Problem(path, f"stage '{src}' ({classes[src].id}) has no output '{out}' (outputs: {outputs})"))
+        problems.append(
+            Problem(
+                path,
+                f"stage '{src}' ({classes[src].id}) has no output '{out}' (outputs: {outputs})",
+            )
+        )
         return None
     return src, out
 
 
 def _check_output(raw: Any, declared, specs, classes, problems) -> Any:
     if raw is None or raw == "" or raw == {}:
-        problems.append(Problem("output", "required: the <stage>.<output> the recipe returns, e.g. search.hits"))
+        problems.append(
+            Problem("output", "required: the <stage>.<output> the recipe returns, e.g. search.hits")
+        )
         return None
     if isinstance(raw, str):
         return _resolve_ref(raw, declared, specs, classes, "output", problems)
     if isinstance(raw, dict):
         return {
-            k: _resolve_ref(v, declared, specs, classes, f"output.{k}", problems) for k, v in raw.items()
+            k: _resolve_ref(v, declared, specs, classes, f"output.{k}", problems)
+            for k, v in raw.items()
         }
     problems.append(Problem("output", "must be <stage>.<output> or a mapping of names to them"))
     return None
@@ -247,9 +271,9 @@ def _find_cycle(deps: dict[str, set[str]]) -> list[str]:
     while node not in seen:
         seen.append(node)
         node = sorted(deps[node])[0]
-    cycle = seen[seen.index(node):][::-1]  # deps point upstream; show the direction data flows
+    cycle = seen[seen.index(node) :][::-1]  # deps point upstream; show the direction data flows
     first = min(cycle, key=list(deps).index)  # start where the recipe does, for a stable message
-    cycle = cycle[cycle.index(first):] + cycle[: cycle.index(first)]
+    cycle = cycle[cycle.index(first) :] + cycle[: cycle.index(first)]
     return [*cycle, cycle[0]]
 
 
@@ -261,13 +285,17 @@ def _ref_text(ref: Any) -> Any:
     return ref
 
 
-def _pydantic_problems(error: ValidationError, path: str, model: type[BaseModel] | None = None) -> list[Problem]:
+def _pydantic_problems(
+    error: ValidationError, path: str, model: type[BaseModel] | None = None
+) -> list[Problem]:
     problems = []
     for item in error.errors():
         where = ".".join([path, *(str(p) for p in item["loc"])])
         if item["type"] == "extra_forbidden":
             allowed = ", ".join(model.model_fields) if model is not None else ""
-            message = f"unknown parameter (allowed: {allowed or 'none'})" if model else "unknown key"
+            message = (
+                f"unknown parameter (allowed: {allowed or 'none'})" if model else "unknown key"
+            )
         elif item["type"] == "missing":
             message = "required"
         else:

@@ -1,4 +1,4 @@
-"""The records stages pass to each other. Plain slotted dataclasses: millions of them must stay cheap."""
+"""The records stages pass to each other: slotted dataclasses, as millions must stay cheap."""
 
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ import json
 import textwrap
 from typing import Any
 
-from pica.kernel.records import Hit, Skipped, to_plain
 from pica.kernel.recipe import Plan
+from pica.kernel.records import Hit, Skipped, to_plain
 
 PASSAGE_CHARS = 300
 
@@ -20,8 +20,10 @@ def render_output(value: Any) -> str:
     if isinstance(value, list) and all(isinstance(v, Skipped) for v in value):
         return "\n".join(f"skipped {s.path}: {s.reason}" for s in value)
     if isinstance(value, dict):
-        return "\n".join(f"{k}: {_short(render_output(v) if isinstance(v, list) else v)}"
-                         for k, v in value.items())
+        return "\n".join(
+            f"{k}: {_short(render_output(v) if isinstance(v, list) else v)}"
+            for k, v in value.items()
+        )
     return json.dumps(to_plain(value), indent=2, ensure_ascii=False, default=str)
 
 

@@ -35,7 +35,12 @@ def plan(
     settings = settings or Settings()
     user_configs = settings.home.expanduser() / "configs"
     return load_plan(
-        resolve_recipe(recipe), list(overrides), stages, settings.as_config(), [user_configs], variables
+        resolve_recipe(recipe),
+        list(overrides),
+        stages,
+        settings.as_config(),
+        [user_configs],
+        variables,
     )
 
 

@@ -109,12 +109,17 @@ def compatible(produced: Any, expected: Any) -> bool:
         return True
     p_origin, e_origin = typing.get_origin(produced), typing.get_origin(expected)
     if p_origin is None and e_origin is None:
-        return isinstance(produced, type) and isinstance(expected, type) and issubclass(
-            produced, expected
+        return (
+            isinstance(produced, type)
+            and isinstance(expected, type)
+            and issubclass(produced, expected)
         )
     if p_origin != e_origin:
         return expected is p_origin  # a `list[Chunk]` may feed a plain `list`
-    return all(compatible(p, e) for p, e in zip(typing.get_args(produced), typing.get_args(expected), strict=False))
+    return all(
+        compatible(p, e)
+        for p, e in zip(typing.get_args(produced), typing.get_args(expected), strict=False)
+    )
 
 
 def conforms(value: Any, tp: Any) -> bool:

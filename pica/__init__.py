@@ -1,8 +1,8 @@
 """Pica: local-first federated search for AI agents.
 
-    import pica
-    hits = pica.search("front matter", k=5)           # list of pica.kernel.records.Hit
-    result = pica.run("ingest/markdown", path="docs")  # any recipe, with its variables
+import pica
+hits = pica.search("front matter", k=5)           # list of pica.kernel.records.Hit
+result = pica.run("ingest/markdown", path="docs")  # any recipe, with its variables
 """
 
 from __future__ import annotations

@@ -37,20 +37,24 @@ class ChunkLines(Stage):
     def run(self, ctx: Context, documents: list[Document]) -> dict[str, Any]:
         chunks: list[Chunk] = []
         for doc in documents:
-            spans = split_lines(doc.text.split("\n"), self.params.max_chars, self.params.overlap_lines)
+            spans = split_lines(
+                doc.text.split("\n"), self.params.max_chars, self.params.overlap_lines
+            )
             for n, (start, end, text) in enumerate(spans):
-                chunks.append(Chunk(
-                    id=f"{doc.id}#{n}",
-                    doc_id=doc.id,
-                    collection=doc.collection,
-                    path=doc.path,
-                    title=doc.title,
-                    text=text,
-                    line_start=start + doc.first_line,
-                    line_end=end + doc.first_line,
-                    metadata=doc.metadata,
-                    source=doc.source,
-                ))
+                chunks.append(
+                    Chunk(
+                        id=f"{doc.id}#{n}",
+                        doc_id=doc.id,
+                        collection=doc.collection,
+                        path=doc.path,
+                        title=doc.title,
+                        text=text,
+                        line_start=start + doc.first_line,
+                        line_end=end + doc.first_line,
+                        metadata=doc.metadata,
+                        source=doc.source,
+                    )
+                )
         ctx.report(f"{len(chunks)} chunks from {len(documents)} documents")
         return {"chunks": chunks}
 

@@ -36,7 +36,9 @@ def headings(lines: list[str]) -> list[Heading]:
             continue
         setext = SETEXT.match(line)
         previous = lines[i - 1].strip() if i > 0 else ""
-        if setext and previous and not ATX.match(lines[i - 1]) and not SETEXT.match(lines[i - 1]):
-            if not (found and found[-1].line == i - 1):
-                found.append(Heading(i - 1, 1 if setext.group(1)[0] == "=" else 2, previous))
+        underlines_text = (
+            setext and previous and not ATX.match(lines[i - 1]) and not SETEXT.match(lines[i - 1])
+        )
+        if underlines_text and not (found and found[-1].line == i - 1):
+            found.append(Heading(i - 1, 1 if setext.group(1)[0] == "=" else 2, previous))
     return found

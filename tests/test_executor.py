@@ -15,15 +15,21 @@ def run(config):
 
 
 def test_chain():
-    result = run({
-        "kind": "search",
-        "stages": {
-            "a": {"use": "test.const.v1", "params": {"values": [1, 2]}},
-            "b": {"use": "test.scale.v1", "inputs": {"numbers": "a.numbers"}},
-            "c": {"use": "test.scale.v1", "params": {"factor": 10}, "inputs": {"numbers": "b.numbers"}},
-        },
-        "output": "c.numbers",
-    })
+    result = run(
+        {
+            "kind": "search",
+            "stages": {
+                "a": {"use": "test.const.v1", "params": {"values": [1, 2]}},
+                "b": {"use": "test.scale.v1", "inputs": {"numbers": "a.numbers"}},
+                "c": {
+                    "use": "test.scale.v1",
+                    "params": {"factor": 10},
+                    "inputs": {"numbers": "b.numbers"},
+                },
+            },
+            "output": "c.numbers",
+        }
+    )
     assert result.output == [20, 40]
     assert result.warnings == []
     assert result.status == {"a": "ok", "b": "ok", "c": "ok"}
@@ -35,8 +41,15 @@ def test_fan_out_fan_in_levels_and_values():
         "stages": {
             "src": {"use": "test.const.v1", "params": {"values": [1]}},
             "double": {"use": "test.scale.v1", "inputs": {"numbers": "src.numbers"}},
-            "triple": {"use": "test.scale.v1", "params": {"factor": 3}, "inputs": {"numbers": "src.numbers"}},
-            "join": {"use": "test.concat.v1", "inputs": {"left": "double.numbers", "right": "triple.numbers"}},
+            "triple": {
+                "use": "test.scale.v1",
+                "params": {"factor": 3},
+                "inputs": {"numbers": "src.numbers"},
+            },
+            "join": {
+                "use": "test.concat.v1",
+                "inputs": {"left": "double.numbers", "right": "triple.numbers"},
+            },
         },
         "output": {"joined": "join.numbers", "first": "src.numbers"},
     }
@@ -46,16 +59,21 @@ def test_fan_out_fan_in_levels_and_values():
 
 def test_diamond_runs_independent_stages_concurrently():
     Meet.barriers.clear()
-    result = run({
-        "kind": "search",
-        "stages": {
-            "top": {"use": "test.const.v1"},
-            "left": {"use": "test.meet.v1", "params": {"group": "diamond"}},
-            "right": {"use": "test.meet.v1", "params": {"group": "diamond"}},
-            "bottom": {"use": "test.concat.v1", "inputs": {"left": "left.numbers", "right": "right.numbers"}},
-        },
-        "output": "bottom.numbers",
-    })
+    result = run(
+        {
+            "kind": "search",
+            "stages": {
+                "top": {"use": "test.const.v1"},
+                "left": {"use": "test.meet.v1", "params": {"group": "diamond"}},
+                "right": {"use": "test.meet.v1", "params": {"group": "diamond"}},
+                "bottom": {
+                    "use": "test.concat.v1",
+                    "inputs": {"left": "left.numbers", "right": "right.numbers"},
+                },
+            },
+            "output": "bottom.numbers",
+        }
+    )
     # Each meet stage waits for the other at a barrier: run one after the other, both would fail.
     assert result.output == [1, 1]
     assert result.warnings == []
@@ -64,23 +82,33 @@ def test_diamond_runs_independent_stages_concurrently():
 def test_at_most_eight_stages_run_at_once():
     Meet.barriers.clear()
     Meet.most_active = 0
-    stages = {f"s{i}": {"use": "test.meet.v1", "params": {"group": f"g{i // 2}"}} for i in range(12)}
-    stages["all"] = {"use": "test.concat.v1", "inputs": {"left": "s0.numbers", "right": "s11.numbers"}}
+    stages = {
+        f"s{i}": {"use": "test.meet.v1", "params": {"group": f"g{i // 2}"}} for i in range(12)
+    }
+    stages["all"] = {
+        "use": "test.concat.v1",
+        "inputs": {"left": "s0.numbers", "right": "s11.numbers"},
+    }
     result = run({"kind": "search", "stages": stages, "output": "all.numbers"})
     assert result.output == [1, 1]
     assert 2 <= Meet.most_active <= 8
 
 
 def test_a_stage_that_times_out_yields_empty_output_and_a_warning():
-    result = run({
-        "kind": "search",
-        "stages": {
-            "slow": {"use": "test.sleep.v1", "timeout_s": 0.3, "on_error": "skip"},
-            "fast": {"use": "test.const.v1", "params": {"values": [7]}},
-            "join": {"use": "test.concat.v1", "inputs": {"left": "slow.numbers", "right": "fast.numbers"}},
-        },
-        "output": "join.numbers",
-    })
+    result = run(
+        {
+            "kind": "search",
+            "stages": {
+                "slow": {"use": "test.sleep.v1", "timeout_s": 0.3, "on_error": "skip"},
+                "fast": {"use": "test.const.v1", "params": {"values": [7]}},
+                "join": {
+                    "use": "test.concat.v1",
+                    "inputs": {"left": "slow.numbers", "right": "fast.numbers"},
+                },
+            },
+            "output": "join.numbers",
+        }
+    )
     assert result.output == [7]
     assert result.status["slow"] == "timed out"
     assert result.warnings == [
@@ -89,17 +117,21 @@ def test_a_stage_that_times_out_yields_empty_output_and_a_warning():
 
 
 def test_a_stage_that_raises_with_skip_yields_empty_output_and_a_warning():
-    result = run({
-        "kind": "search",
-        "stages": {
-            "bad": {"use": "test.boom.v1", "on_error": "skip"},
-            "after": {"use": "test.scale.v1", "inputs": {"numbers": "bad.numbers"}},
-        },
-        "output": "after.numbers",
-    })
+    result = run(
+        {
+            "kind": "search",
+            "stages": {
+                "bad": {"use": "test.boom.v1", "on_error": "skip"},
+                "after": {"use": "test.scale.v1", "inputs": {"numbers": "bad.numbers"}},
+            },
+            "output": "after.numbers",
+        }
+    )
     assert result.output == []
     assert result.status == {"bad": "skipped", "after": "ok"}
-    assert result.warnings == ["stage 'bad' (test.boom.v1) skipped: ValueError: boom; its outputs are empty"]
+    assert result.warnings == [
+        "stage 'bad' (test.boom.v1) skipped: ValueError: boom; its outputs are empty"
+    ]
 
 
 def test_a_stage_that_raises_with_fail_stops_the_run():
@@ -124,7 +156,7 @@ def test_a_timeout_with_fail_stops_the_run():
         "stages": {"slow": {"use": "test.sleep.v1", "timeout_s": 0.2, "on_error": "fail"}},
         "output": "slow.numbers",
     }
-    with pytest.raises(StageFailed, match="TimeoutError: no answer within 0.2 s"):
+    with pytest.raises(StageFailed, match=r"TimeoutError: no answer within 0\.2 s"):
         run(config)
 
 
@@ -133,7 +165,9 @@ def test_wrong_outputs_from_a_stage_are_an_error(monkeypatch):
 
     monkeypatch.setattr(Const, "run", lambda self, ctx: {"number": 1})
     config = {"kind": "search", "stages": {"a": {"use": "test.const.v1"}}, "output": "a.numbers"}
-    with pytest.raises(StageFailed, match=r"returned \['number'\]; test.const.v1 declares outputs \['numbers'\]"):
+    with pytest.raises(
+        StageFailed, match=r"returned \['number'\]; test.const.v1 declares outputs \['numbers'\]"
+    ):
         run(config)
 
 

@@ -42,19 +42,25 @@ def test_ill_typed_param():
 
 
 def test_edge_to_a_missing_output():
-    config = recipe(a={"use": "test.const.v1"}, b={"use": "test.scale.v1", "inputs": {"numbers": "a.nums"}})
+    config = recipe(
+        a={"use": "test.const.v1"}, b={"use": "test.scale.v1", "inputs": {"numbers": "a.nums"}}
+    )
     assert problems(config) == [
         "stages.b.inputs.numbers: stage 'a' (test.const.v1) has no output 'nums' (outputs: numbers)",
     ]
 
 
 def test_edge_to_a_missing_stage():
-    config = recipe(a={"use": "test.const.v1"}, b={"use": "test.scale.v1", "inputs": {"numbers": "z.numbers"}})
+    config = recipe(
+        a={"use": "test.const.v1"}, b={"use": "test.scale.v1", "inputs": {"numbers": "z.numbers"}}
+    )
     assert problems(config) == ["stages.b.inputs.numbers: no stage named 'z' (stages: a, b)"]
 
 
 def test_type_mismatch_between_output_and_input():
-    config = recipe(a={"use": "test.scale.v1", "inputs": {"numbers": "l.text"}}, l={"use": "test.label.v1"})
+    config = recipe(
+        a={"use": "test.scale.v1", "inputs": {"numbers": "l.text"}}, l={"use": "test.label.v1"}
+    )
     assert problems(config) == [
         "stages.a.inputs.numbers: l.text is str but test.scale.v1 expects list[int] for 'numbers'",
     ]
@@ -99,25 +105,35 @@ def test_every_problem_is_reported_at_once():
     config = {
         "stages": {
             "a": {"use": "test.nope.v1"},
-            "b": {"use": "test.scale.v1", "params": {"factor": "x"}, "inputs": {"numbers": "a.numbers"}},
+            "b": {
+                "use": "test.scale.v1",
+                "params": {"factor": "x"},
+                "inputs": {"numbers": "a.numbers"},
+            },
             "c": {"use": "test.concat.v1", "inputs": {"left": "b.numbers", "right": "b.missing"}},
         },
     }
     found = problems(config)
     assert [p.split(":")[0] for p in found] == [
-        "kind", "stages.a.use", "stages.b.params.factor", "stages.c.inputs.right", "output",
+        "kind",
+        "stages.a.use",
+        "stages.b.params.factor",
+        "stages.c.inputs.right",
+        "output",
     ]
 
 
 def test_missing_recipe_variable_and_unknown_override(tmp_path):
     path = tmp_path / "r.yaml"
-    path.write_text(textwrap.dedent("""\
+    path.write_text(
+        textwrap.dedent("""\
         kind: search
         values: ???
         stages:
           a: {use: test.const.v1, params: {values: "${values}"}}
         output: a.numbers
-    """))
+    """)
+    )
     with pytest.raises(RecipeError) as error:
         load_plan(path, [], fakes, {"home": str(tmp_path)})
     assert [str(p) for p in error.value.problems] == [

@@ -49,8 +49,8 @@ def open_index(index_dir: str | Path, create: bool) -> Any:
     found = json.loads(layout_file.read_text()).get("layout")
     if found != LAYOUT:
         raise RuntimeError(
-            f"the keyword index at {directory} has layout {found}, this Pica reads layout {LAYOUT}; "
-            "delete the folder and ingest again"
+            f"the keyword index at {directory} has layout {found}, this Pica reads layout "
+            f"{LAYOUT}; delete the folder and ingest again"
         )
     return tantivy.Index(build_schema(), path=str(directory), reuse=True)
 

@@ -45,19 +45,21 @@ class IndexTantivy(Stage):
             for n, chunk in enumerate(chunks, 1):
                 if ctx.cancelled.is_set():
                     raise InterruptedError("cancelled before commit; the index is unchanged")
-                writer.add_document(tantivy.Document(
-                    chunk_id=chunk.id,
-                    doc_id=chunk.doc_id,
-                    collection=chunk.collection,
-                    source=chunk.source,
-                    path=chunk.path,
-                    title=chunk.title,
-                    text=chunk.text,
-                    meta=meta_text(chunk.metadata),
-                    metadata=chunk.metadata,
-                    line_start=chunk.line_start,
-                    line_end=chunk.line_end,
-                ))
+                writer.add_document(
+                    tantivy.Document(
+                        chunk_id=chunk.id,
+                        doc_id=chunk.doc_id,
+                        collection=chunk.collection,
+                        source=chunk.source,
+                        path=chunk.path,
+                        title=chunk.title,
+                        text=chunk.text,
+                        meta=meta_text(chunk.metadata),
+                        metadata=chunk.metadata,
+                        line_start=chunk.line_start,
+                        line_end=chunk.line_end,
+                    )
+                )
                 if n % 5000 == 0:
                     ctx.report(f"indexed {n}/{len(chunks)} chunks")
             writer.commit()  # atomic: a crash before this leaves the previous commit intact
@@ -68,10 +70,12 @@ class IndexTantivy(Stage):
         index.reload()
         total = index.searcher().num_docs
         ctx.report(f"committed {len(chunks)} chunks; the index holds {total}")
-        return {"report": {
-            "collections": collections,
-            "documents": len({c.doc_id for c in chunks}),
-            "chunks": len(chunks),
-            "index_chunks": total,
-            "index_dir": str(Path(self.params.index_dir).expanduser()),
-        }}
+        return {
+            "report": {
+                "collections": collections,
+                "documents": len({c.doc_id for c in chunks}),
+                "chunks": len(chunks),
+                "index_chunks": total,
+                "index_dir": str(Path(self.params.index_dir).expanduser()),
+            }
+        }

@@ -26,7 +26,11 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, int]:
     for pattern, parse in ((YAML_BLOCK, _yaml), (TOML_BLOCK, _toml)):
         match = pattern.match(text)
         if match:
-            return _plain(parse(match.group(1) or "")), text[match.end():], match.group(0).count("\n")
+            return (
+                _plain(parse(match.group(1) or "")),
+                text[match.end() :],
+                match.group(0).count("\n"),
+            )
     if text.startswith("{"):
         try:
             meta, end = json.JSONDecoder().raw_decode(text)

@@ -55,7 +55,9 @@ class ReadText(Stage):
             try:
                 documents.append(read_document(path, relative, collection))
             except (OSError, UndecodableError, FrontMatterError, EmptyDocument) as error:
-                reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+                reason = (
+                    error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+                )
                 skipped.append(Skipped(relative, reason))
                 ctx.warn(f"skipped {relative}: {reason}")
         ctx.report(f"read {len(documents)} documents from {root} ({len(skipped)} skipped)")

@@ -74,8 +74,9 @@ class RetrieveLexical(Stage):
         if self.params.collection:
             text = f"({text}) AND collection:{json.dumps(self.params.collection)}"
         try:
-            return self.index.parse_query(text, SEARCH_FIELDS, conjunction_by_default=conjunction,
-                                          field_boosts={"title": 2.0})
+            return self.index.parse_query(
+                text, SEARCH_FIELDS, conjunction_by_default=conjunction, field_boosts={"title": 2.0}
+            )
         except ValueError:
             words = WORD.findall(self.params.query)  # not valid syntax: search the plain words
             if not words:

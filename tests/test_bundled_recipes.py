@@ -1,0 +1,30 @@
+"""Every bundled recipe loads and dry-runs; the stages it names exist and its edges check."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from pica.kernel import runner
+from pica.kernel.paths import RECIPES_DIR, bundled_recipes
+from pica.kernel.render import render_plan
+from pica.kernel.settings import Settings
+
+
+def required_variables(path) -> list[str]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return [f"{key}=x" for key, value in data.items() if value == "???"]
+
+
+@pytest.mark.parametrize("path", bundled_recipes(), ids=lambda p: str(p.relative_to(RECIPES_DIR)))
+def test_bundled_recipe_dry_runs(path, tmp_path):
+    plan = runner.plan(path, required_variables(path), Settings(home=tmp_path))
+    assert plan.levels and plan.stages
+    text = render_plan(plan)
+    for name in plan.stages:
+        assert f"  {name}: " in text
+
+
+def test_recipes_are_bundled():
+    names = {str(p.relative_to(RECIPES_DIR)) for p in bundled_recipes()}
+    assert {"ingest/markdown.yaml", "search/lexical.yaml"} <= names
