@@ -7,6 +7,8 @@ back as `Problem`s with the path of the key, so the caller can report them all a
 
 from __future__ import annotations
 
+import re
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,9 @@ import yaml
 
 from pica.kernel.errors import PicaError, Problem, RecipeError
 from pica.kernel.paths import CONFIGS_DIR
+
+# Hydra keeps its configuration in a process-wide singleton: one composition at a time.
+_HYDRA_LOCK = threading.Lock()
 
 
 def compose(
@@ -43,12 +48,12 @@ def compose(
     hydra_overrides = [f"hydra.searchpath=[{','.join(f'file://{d}' for d in search_path)}]"]
     hydra_overrides += [_hydra_override(o) for o in overrides]
     try:
-        with warnings.catch_warnings():
+        with _HYDRA_LOCK, warnings.catch_warnings():
             warnings.simplefilter("ignore")  # Hydra's advice about `_self_` is noise here
             with initialize_config_dir(version_base=None, config_dir=str(recipe.parent)):
                 cfg = hydra_compose(config_name=recipe.stem, overrides=hydra_overrides)
     except (HydraException, OmegaConfBaseException) as error:
-        raise RecipeError(str(recipe), [_hydra_problem(error)]) from None
+        raise RecipeError(str(recipe), [_hydra_problem(error, search_path)]) from None
 
     OmegaConf.set_struct(cfg, False)
     cfg.settings = settings
@@ -136,8 +141,16 @@ def _hydra_override(override: str) -> str:
     return f"{key}='{quoted}'"
 
 
-def _hydra_problem(error: Exception) -> Problem:
+def _hydra_problem(error: Exception, search_path: list[Path]) -> Problem:
     message = str(error).strip().splitlines()[0]
+    missing = re.search(r"Could not find '([^/']+)/([^']+)'", message)
+    if missing:
+        group, option = missing.groups()
+        options = sorted({p.stem for d in search_path for p in (d / group).glob("*.yaml")})
+        where = "team" if group == "team" else "defaults"
+        return Problem(
+            where, f"no config {group}/{option}.yaml (available: {', '.join(options) or 'none'})"
+        )
     if "Could not override" in message:
         key = message.split("'")[1] if "'" in message else ""
         return Problem(key, f"not a key of this recipe (to add it anyway, write +{key}=...)")

@@ -28,3 +28,8 @@ def test_bundled_recipe_dry_runs(path, tmp_path):
 def test_recipes_are_bundled():
     names = {str(p.relative_to(RECIPES_DIR)) for p in bundled_recipes()}
     assert {"ingest/markdown.yaml", "search/lexical.yaml"} <= names
+
+
+def test_bundled_team_example_applies_on_top(tmp_path):
+    plan = runner.plan("search/lexical", ["query=x", "team=example"], Settings(home=tmp_path))
+    assert plan.stages["search"].params.k == 5

@@ -57,7 +57,9 @@ def test_team_is_applied_on_top_of_the_recipe(layout):
 def test_unknown_team_is_a_problem(layout):
     with pytest.raises(RecipeError) as error:
         compose_in(layout, ["query=cats", "team=nobody"])
-    assert "team/nobody" in str(error.value)
+    assert [str(p) for p in error.value.problems] == [
+        "team: no config team/nobody.yaml (available: acme, example)"
+    ]
 
 
 def test_values_hydra_cannot_parse_are_taken_as_strings(layout):

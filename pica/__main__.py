@@ -1,0 +1,3 @@
+from pica.kernel.cli import main
+
+main()
