@@ -61,10 +61,17 @@ def execute(
     return result
 
 
+def _gather(refs: list[tuple[str, str]], values: dict[tuple[str, str], Any]) -> Any:
+    """One output as it is; several (a fan-in to a list input) concatenated in recipe order."""
+    if len(refs) == 1:
+        return values[refs[0]]
+    return [item for ref in refs for item in values[ref]]
+
+
 def _pick(ref: Any, values: dict[tuple[str, str], Any]) -> Any:
     if isinstance(ref, dict):
-        return {name: values[r] for name, r in ref.items()}
-    return values[ref]
+        return {name: _gather(r, values) for name, r in ref.items()}
+    return _gather(ref, values)
 
 
 def _run_level(
@@ -92,7 +99,7 @@ def _run_level(
         while waiting or running:
             while waiting and len(running) < max_parallel:
                 planned = waiting.pop(0)
-                inputs = {i: values[src] for i, src in planned.inputs.items()}
+                inputs = {i: _gather(refs, values) for i, refs in planned.inputs.items()}
                 started = time.monotonic()
                 deadline = started + planned.timeout_s if planned.timeout_s else float("inf")
                 running[planned.name] = (planned, started, deadline)

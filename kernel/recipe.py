@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import re
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -38,7 +39,8 @@ class StageSpec(BaseModel):
 
     use: str
     params: dict[str, Any] = Field(default_factory=dict)
-    inputs: dict[str, str] = Field(default_factory=dict)
+    # input name -> "<stage>.<output>", or a list of them for a list input (concatenated)
+    inputs: dict[str, str | list[str]] = Field(default_factory=dict)
     timeout_s: float | None = Field(default=None, gt=0)
     on_error: Literal["fail", "skip"] | None = None
 
@@ -48,7 +50,7 @@ class PlannedStage:
     name: str
     stage_cls: type[Stage]
     params: Params
-    inputs: dict[str, tuple[str, str]]  # input name -> (stage name, output name)
+    inputs: dict[str, list[tuple[str, str]]]  # input name -> [(stage name, output name), ...]
     timeout_s: float | None
     on_error: str
 
@@ -60,7 +62,7 @@ class Plan:
     description: str
     stages: dict[str, PlannedStage]
     levels: list[list[str]]
-    output: dict[str, tuple[str, str]] | tuple[str, str]
+    output: dict[str, list[tuple[str, str]]] | list[tuple[str, str]]
     config: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -73,7 +75,9 @@ class Plan:
                 name: {
                     "use": s.stage_cls.id,
                     "params": s.params.model_dump(mode="json"),
-                    "inputs": {i: f"{src}.{out}" for i, (src, out) in s.inputs.items()},
+                    "inputs": {
+                        i: [f"{src}.{out}" for src, out in refs] for i, refs in s.inputs.items()
+                    },
                     "timeout_s": s.timeout_s,
                     "on_error": s.on_error,
                 }
@@ -135,34 +139,50 @@ def build_plan(config: dict[str, Any], registry: Registry, source: str = "<recip
         except ValidationError as error:
             problems += _pydantic_problems(error, f"{path}.params", classes[name].Params)
 
-    edges: dict[str, dict[str, tuple[str, str]]] = {name: {} for name in specs}
+    edges: dict[str, dict[str, list[tuple[str, str]]]] = {name: {} for name in specs}
     for name, spec in specs.items():
         cls = classes.get(name)
-        for input_name, ref in spec.inputs.items():
+        for input_name, refs in spec.inputs.items():
             path = f"stages.{name}.inputs.{input_name}"
             if cls is not None and input_name not in cls.inputs:
-                declared = ", ".join(cls.inputs) or "none"
+                known = ", ".join(cls.inputs) or "none"
                 problems.append(
-                    Problem(path, f"{cls.id} has no input '{input_name}' (inputs: {declared})")
+                    Problem(path, f"{cls.id} has no input '{input_name}' (inputs: {known})")
                 )
                 continue
-            resolved = _resolve_ref(ref, declared, specs, classes, path, problems)
-            if resolved is None:
-                continue
-            edges[name][input_name] = resolved
-            src, out = resolved
-            if cls is not None and src in classes:
-                produced, expected = classes[src].outputs[out], cls.inputs[input_name]
-                if not compatible(produced, expected):
-                    problems.append(
-                        Problem(
-                            path,
-                            (
-                                f"{ref} is {type_name(produced)} but {cls.id} expects "
-                                f"{type_name(expected)} for '{input_name}'"
-                            ),
-                        )
+            many = isinstance(refs, list)
+            expected = cls.inputs[input_name] if cls is not None else None
+            if many and expected is not None and typing.get_origin(expected) is not list:
+                problems.append(
+                    Problem(
+                        path,
+                        (
+                            f"only a list input can take several outputs; '{input_name}' is "
+                            f"{type_name(expected)}"
+                        ),
                     )
+                )
+                continue
+            edges[name][input_name] = []
+            for n, ref in enumerate(refs if many else [refs]):
+                where = f"{path}[{n}]" if many else path
+                resolved = _resolve_ref(ref, declared, specs, classes, where, problems)
+                if resolved is None:
+                    continue
+                edges[name][input_name].append(resolved)
+                src, out = resolved
+                if expected is not None and src in classes:
+                    produced = classes[src].outputs[out]
+                    if not compatible(produced, expected):
+                        problems.append(
+                            Problem(
+                                where,
+                                (
+                                    f"{ref} is {type_name(produced)} but {cls.id} expects "
+                                    f"{type_name(expected)} for '{input_name}'"
+                                ),
+                            )
+                        )
         if cls is not None:
             for missing in (i for i in cls.inputs if i not in spec.inputs):
                 problems.append(
@@ -234,25 +254,38 @@ def _resolve_ref(
 
 
 def _check_output(raw: Any, declared, specs, classes, problems) -> Any:
+    """`<stage>.<output>`, a list of them (concatenated), or a mapping of names to either."""
+
+    def refs(value: Any, path: str) -> list[tuple[str, str]] | None:
+        many = value if isinstance(value, list) else [value]
+        found = [
+            _resolve_ref(
+                v,
+                declared,
+                specs,
+                classes,
+                f"{path}[{n}]" if isinstance(value, list) else path,
+                problems,
+            )
+            for n, v in enumerate(many)
+        ]
+        return None if None in found else found  # type: ignore[return-value]
+
     if raw is None or raw == "" or raw == {}:
         problems.append(
             Problem("output", "required: the <stage>.<output> the recipe returns, e.g. search.hits")
         )
         return None
-    if isinstance(raw, str):
-        return _resolve_ref(raw, declared, specs, classes, "output", problems)
     if isinstance(raw, dict):
-        return {
-            k: _resolve_ref(v, declared, specs, classes, f"output.{k}", problems)
-            for k, v in raw.items()
-        }
-    problems.append(Problem("output", "must be <stage>.<output> or a mapping of names to them"))
-    return None
+        return {k: refs(v, f"output.{k}") for k, v in raw.items()}
+    return refs(raw, "output")
 
 
-def _levels(edges: dict[str, dict[str, tuple[str, str]]]) -> tuple[list[list[str]], list[str]]:
+def _levels(
+    edges: dict[str, dict[str, list[tuple[str, str]]]],
+) -> tuple[list[list[str]], list[str]]:
     """Stages grouped so each depends only on earlier groups; or a cycle if there is one."""
-    deps = {name: {src for src, _ in ins.values()} for name, ins in edges.items()}
+    deps = {name: {src for refs in ins.values() for src, _ in refs} for name, ins in edges.items()}
     levels: list[list[str]] = []
     done: set[str] = set()
     while len(done) < len(deps):
@@ -278,8 +311,9 @@ def _find_cycle(deps: dict[str, set[str]]) -> list[str]:
 
 
 def _ref_text(ref: Any) -> Any:
-    if isinstance(ref, tuple):
-        return f"{ref[0]}.{ref[1]}"
+    if isinstance(ref, list):
+        texts = [f"{src}.{out}" for src, out in ref]
+        return texts[0] if len(texts) == 1 else texts
     if isinstance(ref, dict):
         return {k: _ref_text(v) for k, v in ref.items()}
     return ref

@@ -34,6 +34,8 @@ class Chunk:
     line_end: int
     metadata: dict[str, Any] = field(default_factory=dict)
     source: str = "files"
+    char_start: int = 0  # offsets into the document's text: text == doc.text[char_start:char_end]
+    char_end: int = 0
 
 
 @dataclass(slots=True)
@@ -59,6 +61,37 @@ class Skipped:
 
     path: str
     reason: str
+
+
+@dataclass(slots=True)
+class FileRef:
+    """A file under a collection's root, as scanned."""
+
+    path: str  # relative to the root, with forward slashes
+    size: int
+    mtime_ns: int
+
+
+@dataclass(slots=True)
+class FileChanges:
+    """What a scan of one collection found changed since the last committed run."""
+
+    collection: str
+    root: str
+    changed: list[FileRef] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class StoreChanges:
+    """What one store commit changed, and the documents-table versions before and after it."""
+
+    collection: str
+    added: list[str] = field(default_factory=list)  # ids of new or changed documents
+    removed: list[str] = field(default_factory=list)  # ids of deleted or changed documents
+    previous_version: int = 0
+    version: int = 0
 
 
 def to_plain(value: Any) -> Any:

@@ -47,8 +47,9 @@ def render_plan(plan: Plan) -> str:
             lines.append(f"  {name}: {stage.stage_cls.id}  ({limits}on_error {stage.on_error})")
             for key, value in stage.params.model_dump(mode="json").items():
                 lines.append(f"      {key} = {json.dumps(value, ensure_ascii=False)}")
-            for input_name, (src, out) in stage.inputs.items():
-                lines.append(f"      {input_name} <- {src}.{out}")
+            for input_name, refs in stage.inputs.items():
+                sources = " + ".join(f"{src}.{out}" for src, out in refs)
+                lines.append(f"      {input_name} <- {sources}")
     lines.append(f"output  {json.dumps(plan.to_dict()['output'])}")
     return "\n".join(lines)
 

@@ -41,6 +41,7 @@ class Context:
     warnings: list[str] = field(default_factory=list)
     cancelled: threading.Event = field(default_factory=threading.Event)
     progress: Callable[[str], None] = lambda message: None
+    counter: Callable[[str, str, int, int], None] = lambda stage, what, done, total: None
 
     def warn(self, message: str) -> None:
         self.warnings.append(f"{self.stage}: {message}" if self.stage else message)
@@ -48,9 +49,15 @@ class Context:
     def report(self, message: str) -> None:
         self.progress(f"{self.stage}: {message}" if self.stage else message)
 
+    def count(self, what: str, done: int, total: int) -> None:
+        """Progress as numbers (`done` of `total` `what`), for a progress bar."""
+        self.counter(self.stage, what, done, total)
+
     def for_stage(self, name: str) -> Context:
         """A view for one stage that shares warnings, progress and cancellation with the run."""
-        return Context(self.settings, name, self.warnings, self.cancelled, self.progress)
+        return Context(
+            self.settings, name, self.warnings, self.cancelled, self.progress, self.counter
+        )
 
 
 @dataclass

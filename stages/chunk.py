@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import Field
 
@@ -40,7 +40,7 @@ class ChunkLines(Stage):
             spans = split_lines(
                 doc.text.split("\n"), self.params.max_chars, self.params.overlap_lines
             )
-            for n, (start, end, text) in enumerate(spans):
+            for n, span in enumerate(spans):
                 chunks.append(
                     Chunk(
                         id=f"{doc.id}#{n}",
@@ -48,40 +48,47 @@ class ChunkLines(Stage):
                         collection=doc.collection,
                         path=doc.path,
                         title=doc.title,
-                        text=text,
-                        line_start=start + doc.first_line,
-                        line_end=end + doc.first_line,
+                        text=doc.text[span.char_start : span.char_end],
+                        line_start=span.first_line + doc.first_line,
+                        line_end=span.last_line + doc.first_line,
                         metadata=doc.metadata,
                         source=doc.source,
+                        char_start=span.char_start,
+                        char_end=span.char_end,
                     )
                 )
         ctx.report(f"{len(chunks)} chunks from {len(documents)} documents")
         return {"chunks": chunks}
 
 
-def split_lines(lines: list[str], max_chars: int, overlap: int) -> list[tuple[int, int, str]]:
-    """(first line, last line, text) spans, 0-based inclusive; whitespace-only spans are dropped.
+def split_lines(lines: list[str], max_chars: int, overlap: int) -> list[Span]:
+    """Spans of whole lines (0-based, inclusive) with their offsets into "\n".join(lines).
 
     A heading starts a new span unless the current one is still small (a quarter of max_chars), so
     short sections travel together. A span split by size repeats its last `overlap` lines at the
     start of the next, if they are short. A line longer than max_chars is cut into pieces.
+    Whitespace-only spans are dropped.
     """
     heading_lines = {h.line for h in headings(lines)}
-    spans: list[tuple[int, int, str]] = []
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    spans: list[Span] = []
     current: list[int] = []  # line indexes
     size = 0
 
     def flush() -> None:
-        if current:
-            text = "\n".join(lines[i] for i in current)
-            if text.strip():
-                spans.append((current[0], current[-1], text))
+        if current and any(lines[i].strip() for i in current):
+            first, last = current[0], current[-1]
+            spans.append(Span(first, last, offsets[first], offsets[last] + len(lines[last])))
 
     for i, line in enumerate(lines):
         if len(line) > max_chars:
             flush()
             current, size = [], 0
-            spans.extend((i, i, piece) for piece in _cut(line, max_chars) if piece.strip())
+            for begin, end in _cut(line, max_chars):
+                if line[begin:end].strip():
+                    spans.append(Span(i, i, offsets[i] + begin, offsets[i] + end))
             continue
         if i in heading_lines and size >= max_chars // 4:
             flush()
@@ -100,13 +107,23 @@ def split_lines(lines: list[str], max_chars: int, overlap: int) -> list[tuple[in
     return spans
 
 
-def _cut(line: str, max_chars: int) -> list[str]:
-    """Pieces of at most max_chars, broken at the last space when there is one."""
+class Span(NamedTuple):
+    first_line: int
+    last_line: int
+    char_start: int
+    char_end: int
+
+
+def _cut(line: str, max_chars: int) -> list[tuple[int, int]]:
+    """(begin, end) pieces of at most max_chars, broken after the last space when there is one."""
     pieces = []
-    while len(line) > max_chars:
-        cut = line.rfind(" ", max_chars // 2, max_chars)
-        cut = cut if cut > 0 else max_chars
-        pieces.append(line[:cut])
-        line = line[cut:].lstrip(" ")
-    pieces.append(line)
+    begin = 0
+    while len(line) - begin > max_chars:
+        cut = line.rfind(" ", begin + max_chars // 2, begin + max_chars)
+        end = cut if cut > begin else begin + max_chars
+        pieces.append((begin, end))
+        begin = end
+        while begin < len(line) and line[begin] == " ":
+            begin += 1
+    pieces.append((begin, len(line)))
     return pieces

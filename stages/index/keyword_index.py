@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
-LAYOUT = 1  # bump when the schema changes; an index of another layout is refused, never misread
-LAYOUT_FILE = "pica-layout.json"
+LAYOUT = 2  # bump when the schema changes: an index of another layout is rebuilt, never misread
+MARKER = "pica-layout.json"  # {"layout": N, "lance_version": V}: what the index reflects
 SEARCH_FIELDS = ["title", "text", "meta", "path"]
 
 
@@ -33,26 +35,45 @@ def build_schema() -> Any:
     return builder.build()
 
 
-def open_index(index_dir: str | Path, create: bool) -> Any:
-    """The index at index_dir; created when `create` and absent. Refuses another layout."""
+def read_marker(index_dir: str | Path) -> dict[str, Any]:
+    try:
+        return json.loads((Path(index_dir).expanduser() / MARKER).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def write_marker(index_dir: str | Path, lance_version: int) -> None:
+    path = Path(index_dir).expanduser() / MARKER
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"layout": LAYOUT, "lance_version": lance_version}))
+    os.replace(tmp, path)  # atomic: the marker is either the old one or the new one
+
+
+def open_for_search(index_dir: str | Path) -> Any:
+    """The index as it is, for reading; a writer keeps it in step with LanceDB."""
     import tantivy
 
     directory = Path(index_dir).expanduser()
-    layout_file = directory / LAYOUT_FILE
-    if not layout_file.exists():
-        if not create:
-            raise IndexMissing(f"no keyword index at {directory}; run an ingest recipe first")
-        directory.mkdir(parents=True, exist_ok=True)
-        index = tantivy.Index(build_schema(), path=str(directory))
-        _write_atomically(layout_file, json.dumps({"layout": LAYOUT}))
-        return index
-    found = json.loads(layout_file.read_text()).get("layout")
-    if found != LAYOUT:
-        raise RuntimeError(
-            f"the keyword index at {directory} has layout {found}, this Pica reads layout "
-            f"{LAYOUT}; delete the folder and ingest again"
+    marker = read_marker(directory)
+    if not marker:
+        raise IndexMissing(
+            f"no keyword index at {directory}; add a collection and run `pica index`"
         )
+    if marker.get("layout") != LAYOUT:
+        raise IndexMissing(f"the keyword index at {directory} has an old layout; run `pica index`")
     return tantivy.Index(build_schema(), path=str(directory), reuse=True)
+
+
+def open_for_writing(index_dir: str | Path) -> tuple[Any, bool]:
+    """(index, fresh): an index of another layout, or none, is replaced by an empty one."""
+    import tantivy
+
+    directory = Path(index_dir).expanduser()
+    if directory.exists() and read_marker(directory).get("layout") != LAYOUT:
+        shutil.rmtree(directory)  # derived data: rebuilt from LanceDB by the caller
+    fresh = not directory.exists()
+    directory.mkdir(parents=True, exist_ok=True)
+    return tantivy.Index(build_schema(), path=str(directory), reuse=not fresh), fresh
 
 
 def meta_text(metadata: dict[str, Any]) -> str:
@@ -71,9 +92,3 @@ def meta_text(metadata: dict[str, Any]) -> str:
 
     walk({k: v for k, v in metadata.items() if k != "encoding"})
     return "\n".join(parts)
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)

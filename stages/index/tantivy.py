@@ -1,4 +1,4 @@
-"""Write chunks into the Tantivy keyword index, replacing what it held for the same collections."""
+"""Keep the Tantivy keyword index in step with LanceDB, which it is derived from."""
 
 from __future__ import annotations
 
@@ -7,44 +7,102 @@ from typing import Any
 
 from pydantic import Field
 
-from pica.kernel.records import Chunk
+from pica.kernel.records import Chunk, StoreChanges
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages.index.keyword_index import meta_text, open_index
+from pica.stages.index.keyword_index import (
+    LAYOUT,
+    meta_text,
+    open_for_writing,
+    read_marker,
+    write_marker,
+)
+from pica.stages.store.catalog import writer_lock
 
 
 class TantivyParams(Params):
     index_dir: str = Field(description="Folder of the keyword index.")
+    lance_dir: str = Field(description="The LanceDB database it is derived from.")
+    home: str = Field(description="PICA_HOME, for the writer lock.")
     heap_mb: int = Field(64, ge=16, description="Writer memory budget in MB.")
 
 
 @stage
 class IndexTantivy(Stage):
-    """Index chunks in Tantivy (BM25); each collection given is replaced whole, in one commit."""
+    """Apply a store commit to the Tantivy index; rebuild it from LanceDB when they disagree."""
 
-    id = "index.tantivy.v1"
+    id = "index.tantivy.v2"
     Params = TantivyParams
-    inputs = {"chunks": list[Chunk]}
+    inputs = {"stored": StoreChanges, "chunks": list[Chunk]}
     outputs = {"report": dict}
 
     @classmethod
     def example(cls, workdir: Path) -> Example:
-        chunk = Chunk("c/a.md#0", "c/a.md", "c", "a.md", "A", "some text", 1, 1)
-        return Example(params={"index_dir": str(workdir / "tantivy")}, inputs={"chunks": [chunk]})
+        from pica.stages.store.write import StoreLance
 
-    def run(self, ctx: Context, chunks: list[Chunk]) -> dict[str, Any]:
+        store = StoreLance.example(workdir)
+        stored = StoreLance(StoreLance.Params(**store.params)).run(Context(), **store.inputs)
+        params = {**store.params, "index_dir": str(workdir / "home" / "tantivy")}
+        return Example(params=params, inputs={**stored, "chunks": store.inputs["chunks"]})
+
+    def run(self, ctx: Context, stored: StoreChanges | None, chunks: list[Chunk]) -> dict[str, Any]:
+        report = {"index_dir": str(Path(self.params.index_dir).expanduser()), "action": "none"}
+        if stored is None:
+            return {"report": report}
+        marker = read_marker(self.params.index_dir)
+        if (
+            marker.get("layout") == LAYOUT
+            and marker.get("lance_version") == stored.version
+            and not stored.added
+            and not stored.removed
+        ):
+            return {"report": report}  # in step already: no need to open LanceDB
+        with writer_lock(self.params.home, ctx.report):
+            index, fresh = open_for_writing(self.params.index_dir)
+            marker = {} if fresh else read_marker(self.params.index_dir)
+            if marker.get("lance_version") == stored.previous_version:
+                added = set(stored.added)
+                self._write(
+                    ctx, index, [c for c in chunks if c.doc_id in added], delete=stored.removed
+                )
+                write_marker(self.params.index_dir, stored.version)
+                report.update(action="updated", chunks=sum(c.doc_id in added for c in chunks))
+            else:
+                report.update(self._rebuild(ctx, index, marker))
+        index.reload()
+        report["index_chunks"] = index.searcher().num_docs
+        return {"report": report}
+
+    def _rebuild(self, ctx: Context, index: Any, marker: dict[str, Any]) -> dict[str, Any]:
+        from pica.stages.store.lance_store import LanceStore
+
+        store = LanceStore(self.params.lance_dir)
+        version = store.documents_version()
+        if marker.get("lance_version") == version:
+            return {"action": "none"}
+        ctx.report(
+            f"keyword index reflects LanceDB version {marker.get('lance_version')}, "
+            f"not {version}: rebuilding it"
+        )
+        chunks = list(store.iter_chunks())
+        self._write(ctx, index, chunks, delete=None)
+        write_marker(self.params.index_dir, version)
+        return {"action": "rebuilt", "chunks": len(chunks)}
+
+    def _write(
+        self, ctx: Context, index: Any, chunks: list[Chunk], delete: list[str] | None
+    ) -> None:
         import tantivy
 
-        index = open_index(self.params.index_dir, create=True)
-        # One thread: on two cores the other is busy reading and chunking.
+        # One thread: on two cores the other is busy reading and converting.
         writer = index.writer(heap_size=self.params.heap_mb * 1_000_000, num_threads=1)
         try:
-            collections = sorted({c.collection for c in chunks})
-            for collection in collections:
-                writer.delete_documents_by_term("collection", collection)
+            if delete is None:
+                writer.delete_all_documents()
+            else:
+                for doc_id in delete:
+                    writer.delete_documents_by_term("doc_id", doc_id)
             for n, chunk in enumerate(chunks, 1):
-                if ctx.cancelled.is_set():
-                    raise InterruptedError("cancelled before commit; the index is unchanged")
                 writer.add_document(
                     tantivy.Document(
                         chunk_id=chunk.id,
@@ -60,22 +118,10 @@ class IndexTantivy(Stage):
                         line_end=chunk.line_end,
                     )
                 )
-                if n % 5000 == 0:
-                    ctx.report(f"indexed {n}/{len(chunks)} chunks")
-            writer.commit()  # atomic: a crash before this leaves the previous commit intact
+                if n % 2000 == 0:
+                    ctx.count("keyword-indexed", n, len(chunks))
+            writer.commit()  # atomic: a crash before it leaves the previous commit
             writer.wait_merging_threads()
         except BaseException:
             writer.rollback()
             raise
-        index.reload()
-        total = index.searcher().num_docs
-        ctx.report(f"committed {len(chunks)} chunks; the index holds {total}")
-        return {
-            "report": {
-                "collections": collections,
-                "documents": len({c.doc_id for c in chunks}),
-                "chunks": len(chunks),
-                "index_chunks": total,
-                "index_dir": str(Path(self.params.index_dir).expanduser()),
-            }
-        }

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import codecs
 
+from pica.stages.readers.base import Unreadable
+
 BOMS = [  # longest first: the UTF-32 LE BOM begins with the UTF-16 LE one
     (codecs.BOM_UTF32_LE, "utf-32-le"),
     (codecs.BOM_UTF32_BE, "utf-32-be"),
@@ -16,7 +18,7 @@ BOMS = [  # longest first: the UTF-32 LE BOM begins with the UTF-16 LE one
 COMMON = ["cp1252", "iso8859_1", "iso8859_15", "cp1251", "gb18030", "shift_jis", "euc_kr", "big5"]
 
 
-class UndecodableError(ValueError):
+class UndecodableError(Unreadable):
     pass
 
 

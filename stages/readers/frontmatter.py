@@ -10,11 +10,13 @@ from typing import Any
 
 import yaml
 
+from pica.stages.readers.base import Unreadable
+
 YAML_BLOCK = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
 TOML_BLOCK = re.compile(r"\A\+\+\+[ \t]*\r?\n(.*?\r?\n)?\+\+\+[ \t]*(?:\r?\n|\Z)", re.S)
 
 
-class FrontMatterError(ValueError):
+class FrontMatterError(Unreadable):
     pass
 
 

@@ -1,92 +1,61 @@
-"""Reader for folders of Markdown and plain-text files, with front matter as metadata."""
+"""Reader for Markdown and plain-text files, with front matter (YAML, TOML, JSON) as metadata."""
 
 from __future__ import annotations
 
-import fnmatch
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
-from pica.kernel.records import Document, Skipped
+from pica.kernel.records import Document, FileChanges, FileRef
 from pica.kernel.registry import stage
-from pica.kernel.stage import Context, Example, Params, Stage
+from pica.kernel.stage import Example
 from pica.stages.markdown import headings
-from pica.stages.readers.decode import UndecodableError, decode
-from pica.stages.readers.frontmatter import FrontMatterError, split_front_matter
+from pica.stages.readers.base import FileReader, ReaderParams, Unreadable
+from pica.stages.readers.decode import decode
+from pica.stages.readers.frontmatter import split_front_matter
 
-MAX_FILE_BYTES = 50_000_000
 
-
-class TextParams(Params):
-    root: str = Field(description="Folder to read (relative paths are from the working directory).")
-    collection: str = Field("", description="Collection name; the folder's name when empty.")
-    include: list[str] = Field(
-        default=["*.md", "*.markdown", "*.txt"], description="File name patterns to read."
+class TextParams(ReaderParams):
+    patterns: list[str] = Field(
+        default=["*.md", "*.markdown", "*.mdx", "*.txt", "*.text", "*.rst", "*.org"],
+        description="File name patterns this reader takes.",
     )
-    exclude: list[str] = Field(default=[], description="Path patterns to leave out, e.g. drafts/*.")
+    max_line_chars: int = Field(
+        100_000, gt=0, description="A file with a longer line is data, not prose: skipped."
+    )
 
 
 @stage
-class ReadText(Stage):
-    """Read Markdown and text files under a folder into documents, front matter as metadata."""
+class ReadText(FileReader):
+    """Read Markdown and text files (any Unicode or legacy encoding), front matter as metadata."""
 
     id = "read.text.v1"
     Params = TextParams
-    inputs = {}
-    outputs = {"documents": list[Document], "skipped": list[Skipped]}
 
     @classmethod
     def example(cls, workdir: Path) -> Example:
         (workdir / "note.md").write_text("---\ntitle: A note\n---\n# Heading\nBody text.\n")
-        return Example(params={"root": str(workdir)})
+        files = FileChanges("c", str(workdir), changed=[FileRef("note.md", 40, 0)])
+        return Example(params={}, inputs={"files": files})
 
-    def run(self, ctx: Context) -> dict[str, Any]:
-        root = Path(self.params.root).expanduser().resolve()
-        if not root.is_dir():
-            raise FileNotFoundError(f"root '{self.params.root}' is not a folder")
-        collection = self.params.collection or root.name
-        documents: list[Document] = []
-        skipped: list[Skipped] = []
-        for path in sorted(self._files(root)):
-            if ctx.cancelled.is_set():
-                break
-            relative = path.relative_to(root).as_posix()
-            try:
-                documents.append(read_document(path, relative, collection))
-            except (OSError, UndecodableError, FrontMatterError, EmptyDocument) as error:
-                reason = (
-                    error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-                )
-                skipped.append(Skipped(relative, reason))
-                ctx.warn(f"skipped {relative}: {reason}")
-        ctx.report(f"read {len(documents)} documents from {root} ({len(skipped)} skipped)")
-        return {"documents": documents, "skipped": skipped}
-
-    def _files(self, root: Path):
-        for path in root.rglob("*"):
-            relative = path.relative_to(root).as_posix()
-            if any(part.startswith(".") for part in path.relative_to(root).parts):
-                continue  # hidden files and folders (.git, .obsidian) are not documents
-            if not path.is_file() or any(fnmatch.fnmatch(relative, p) for p in self.params.exclude):
-                continue
-            if any(fnmatch.fnmatch(path.name.lower(), p.lower()) for p in self.params.include):
-                yield path
+    def read_file(self, path: Path, relative: str, collection: str) -> list[Document]:
+        return [read_document(path, relative, collection, self.params.max_line_chars)]
 
 
-class EmptyDocument(ValueError):
-    pass
-
-
-def read_document(path: Path, relative: str, collection: str) -> Document:
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise EmptyDocument(f"too large ({size} bytes; the limit is {MAX_FILE_BYTES})")
+def read_document(
+    path: Path, relative: str, collection: str, max_line_chars: int = 100_000
+) -> Document:
     text, encoding = decode(path.read_bytes())
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    longest = max(map(len, text.split("\n")), default=0)
+    if longest > max_line_chars:
+        raise Unreadable(
+            f"a line of {longest:,} characters: data, not text (limit {max_line_chars:,})"
+        )
     metadata, body, offset = split_front_matter(text)
     if not body.strip():
-        raise EmptyDocument("no text (empty or whitespace only)")
+        raise Unreadable("no text (empty or whitespace only)")
     return Document(
         id=f"{collection}/{relative}",
         collection=collection,

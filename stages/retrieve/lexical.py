@@ -9,10 +9,10 @@ from typing import Any
 
 from pydantic import Field
 
-from pica.kernel.records import Chunk, Hit
+from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages.index.keyword_index import SEARCH_FIELDS, open_index
+from pica.stages.index.keyword_index import SEARCH_FIELDS, open_for_search
 
 WORD = re.compile(r"\w+", re.UNICODE)
 OPERATOR = re.compile(r'\b(AND|OR|NOT)\b|["()+\-:^*]')
@@ -39,16 +39,14 @@ class RetrieveLexical(Stage):
 
     @classmethod
     def example(cls, workdir: Path) -> Example:
-        from pica.kernel.stage import Context
         from pica.stages.index.tantivy import IndexTantivy
 
-        index_dir = str(workdir / "tantivy")
-        chunk = Chunk("c/a.md#0", "c/a.md", "c", "a.md", "Cats", "cats chase mice", 1, 1)
-        IndexTantivy(IndexTantivy.Params(index_dir=index_dir)).run(Context(), chunks=[chunk])
-        return Example(params={"index_dir": index_dir, "query": "cat"})
+        ingest = IndexTantivy.example(workdir)
+        IndexTantivy(IndexTantivy.Params(**ingest.params)).run(Context(), **ingest.inputs)
+        return Example(params={"index_dir": ingest.params["index_dir"], "query": "alpha"})
 
     def warm_up(self, ctx: Context) -> None:
-        self.index = open_index(self.params.index_dir, create=False)
+        self.index = open_for_search(self.params.index_dir)
 
     def run(self, ctx: Context) -> dict[str, Any]:
         self.index.reload()  # see commits made since warm-up

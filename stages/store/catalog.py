@@ -1,0 +1,130 @@
+"""The catalog: which files each collection had at its last committed run, and the write lock.
+
+SQLite (stdlib, transactional) so that a run that finds nothing changed needs neither LanceDB
+nor Tantivy. It is written only after LanceDB has committed, so after a crash it can lag behind
+LanceDB but never run ahead of it: a lagging entry makes the next run read that file again, and
+the store's content hashes make the replay a no-op.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS files (
+    collection TEXT NOT NULL,
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    status TEXT NOT NULL,          -- ok | skipped
+    reason TEXT NOT NULL DEFAULT '',
+    documents INTEGER NOT NULL DEFAULT 0,
+    indexed_at REAL NOT NULL,
+    PRIMARY KEY (collection, path)
+);
+CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class Catalog:
+    def __init__(self, home: str | Path):
+        self.home = Path(home).expanduser()
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(self.home / "catalog.sqlite", timeout=30)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def files(self, collection: str) -> dict[str, tuple[int, int, str]]:
+        """path -> (size, mtime_ns, status) as of the last committed run."""
+        rows = self.db.execute(
+            "SELECT path, size, mtime_ns, status FROM files WHERE collection = ?", (collection,)
+        )
+        return {path: (size, mtime, status) for path, size, mtime, status in rows}
+
+    def skipped(self, collection: str | None = None) -> list[tuple[str, str, str]]:
+        """(collection, path, reason) of files that could not be read."""
+        query = "SELECT collection, path, reason FROM files WHERE status = 'skipped'"
+        args: tuple = ()
+        if collection is not None:
+            query += " AND collection = ?"
+            args = (collection,)
+        return list(self.db.execute(query + " ORDER BY collection, path", args))
+
+    def record(
+        self,
+        collection: str,
+        seen: list[tuple[str, int, int, str, str, int]],
+        deleted: list[str],
+        documents_version: int,
+    ) -> None:
+        """Commit one run: (path, size, mtime_ns, status, reason, documents) rows, deletions,
+        and the LanceDB documents version they agree with, in one transaction."""
+        now = time.time()
+        with self.db:
+            self.db.executemany(
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(collection, *row, now) for row in seen],
+            )
+            self.db.executemany(
+                "DELETE FROM files WHERE collection = ? AND path = ?",
+                [(collection, path) for path in deleted],
+            )
+            self.set("documents_version", str(documents_version))
+
+    def forget(self, collection: str, documents_version: int) -> None:
+        with self.db:
+            self.db.execute("DELETE FROM files WHERE collection = ?", (collection,))
+            self.set("documents_version", str(documents_version))
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        """collection -> files, skipped, last indexed time."""
+        rows = self.db.execute(
+            "SELECT collection, COUNT(*), SUM(status = 'skipped'), MAX(indexed_at) "
+            "FROM files GROUP BY collection"
+        )
+        return {c: {"files": n, "skipped": s or 0, "indexed_at": t} for c, n, s, t in rows}
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        row = self.db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO state VALUES (?, ?)", (key, value))
+
+
+@contextlib.contextmanager
+def writer_lock(home: str | Path, waiting: Callable[[str], None] = print) -> Iterator[None]:
+    """One writer at a time per PICA_HOME; a second one waits, saying who it waits for.
+
+    flock is released by the kernel when the holder dies, even by SIGKILL, so a crash never
+    leaves a stale lock behind.
+    """
+    path = Path(home).expanduser() / "writer.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "unknown"
+            waiting(f"another indexer (pid {holder}) is writing to {path.parent}; waiting for it")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.seek(0)
+            handle.truncate()
+            fcntl.flock(handle, fcntl.LOCK_UN)

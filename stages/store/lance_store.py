@@ -1,0 +1,266 @@
+"""LanceDB, the source of truth: documents (text stored once) and chunks (line spans + vectors).
+
+Every write is a LanceDB commit, atomic on its own; a crash leaves each table at its last commit.
+Chunks are written before documents, and documents before the catalog, so a replay after a crash
+converges (see catalog.py). lancedb and pyarrow are imported only here, and only when needed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pica.kernel.records import Chunk, Document
+
+VECTOR_DIM = 384
+BATCH = 500  # ids per `IN (...)` filter
+
+
+def sql_text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def in_list(column: str, values: Iterable[str]) -> str:
+    return f"{column} IN ({', '.join(sql_text(v) for v in values)})"
+
+
+def document_hash(doc: Document) -> str:
+    payload = json.dumps(
+        [doc.title, doc.text, doc.metadata, doc.first_line],
+        sort_keys=True,
+        ensure_ascii=False,
+        default=str,
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]
+
+
+def _schemas() -> tuple[Any, Any]:
+    import pyarrow as pa
+
+    documents = pa.schema(
+        [
+            pa.field("id", pa.string(), nullable=False),
+            pa.field("collection", pa.string()),
+            pa.field("path", pa.string()),
+            pa.field("title", pa.string()),
+            pa.field("text", pa.large_string()),
+            pa.field("metadata", pa.string()),  # JSON
+            pa.field("source", pa.string()),
+            pa.field("hash", pa.string()),
+            pa.field("first_line", pa.int32()),
+        ]
+    )
+    chunks = pa.schema(
+        [
+            pa.field("id", pa.string(), nullable=False),
+            pa.field("doc_id", pa.string()),
+            pa.field("doc_hash", pa.string()),
+            pa.field("collection", pa.string()),
+            pa.field("path", pa.string()),
+            pa.field("line_start", pa.int32()),
+            pa.field("line_end", pa.int32()),
+            pa.field("char_start", pa.int32()),
+            pa.field("char_end", pa.int32()),
+            pa.field("vector", pa.list_(pa.float32(), VECTOR_DIM), nullable=True),
+        ]
+    )
+    return documents, chunks
+
+
+class LanceStore:
+    def __init__(self, lance_dir: str | Path):
+        import lancedb
+
+        self.dir = Path(lance_dir).expanduser()
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.db = lancedb.connect(str(self.dir))
+        documents, chunks = _schemas()
+        self.documents = self.db.create_table("documents", schema=documents, exist_ok=True)
+        self.chunks = self.db.create_table("chunks", schema=chunks, exist_ok=True)
+
+    def documents_version(self) -> int:
+        self.documents.checkout_latest()
+        return self.documents.version
+
+    def doc_hashes(self, collection: str) -> dict[str, tuple[str, str]]:
+        """id -> (path, hash) of every document of a collection."""
+        rows = self._select(
+            self.documents, f"collection = {sql_text(collection)}", ["id", "path", "hash"]
+        )
+        return {r["id"]: (r["path"], r["hash"]) for r in rows}
+
+    def replace(
+        self, added: list[tuple[Document, str]], chunks: list[Chunk], removed: list[str]
+    ) -> None:
+        """Remove documents (and their chunks) by id, then add documents with their chunks."""
+        import pyarrow as pa
+
+        documents_schema, chunks_schema = _schemas()
+        for start in range(0, len(removed), BATCH):
+            self.chunks.delete(in_list("doc_id", removed[start : start + BATCH]))
+        hashes = {doc.id: digest for doc, digest in added}
+        if chunks:
+            self.chunks.add(
+                pa.Table.from_pylist(
+                    [
+                        {
+                            "id": c.id,
+                            "doc_id": c.doc_id,
+                            "doc_hash": hashes[c.doc_id],
+                            "collection": c.collection,
+                            "path": c.path,
+                            "line_start": c.line_start,
+                            "line_end": c.line_end,
+                            "char_start": c.char_start,
+                            "char_end": c.char_end,
+                            "vector": None,
+                        }
+                        for c in chunks
+                    ],
+                    schema=chunks_schema,
+                )
+            )
+        for start in range(0, len(removed), BATCH):
+            self.documents.delete(in_list("id", removed[start : start + BATCH]))
+        if added:
+            self.documents.add(
+                pa.Table.from_pylist(
+                    [
+                        {
+                            "id": d.id,
+                            "collection": d.collection,
+                            "path": d.path,
+                            "title": d.title,
+                            "text": d.text,
+                            "metadata": json.dumps(d.metadata, ensure_ascii=False, default=str),
+                            "source": d.source,
+                            "hash": digest,
+                            "first_line": d.first_line,
+                        }
+                        for d, digest in added
+                    ],
+                    schema=documents_schema,
+                )
+            )
+
+    def iter_chunks(self, doc_ids: list[str] | None = None) -> Iterator[Chunk]:
+        """Chunks with their text sliced from the stored documents (all, or of some documents)."""
+        filters = (
+            [None]
+            if doc_ids is None
+            else [in_list("id", doc_ids[s : s + BATCH]) for s in range(0, len(doc_ids), BATCH)]
+        )
+        for doc_filter in filters:
+            docs = {
+                d["id"]: d
+                for d in self._select(
+                    self.documents,
+                    doc_filter,
+                    ["id", "collection", "path", "title", "text", "metadata", "source"],
+                )
+            }
+            if not docs:
+                continue
+            chunk_filter = in_list("doc_id", list(docs)) if doc_ids is not None else None
+            for row in self._select(
+                self.chunks,
+                chunk_filter,
+                ["id", "doc_id", "line_start", "line_end", "char_start", "char_end"],
+            ):
+                doc = docs.get(row["doc_id"])
+                if doc is None:
+                    continue  # a chunk whose document a crash left unwritten; replay removes it
+                yield Chunk(
+                    id=row["id"],
+                    doc_id=row["doc_id"],
+                    collection=doc["collection"],
+                    path=doc["path"],
+                    title=doc["title"],
+                    text=doc["text"][row["char_start"] : row["char_end"]],
+                    line_start=row["line_start"],
+                    line_end=row["line_end"],
+                    metadata=json.loads(doc["metadata"] or "{}"),
+                    source=doc["source"],
+                    char_start=row["char_start"],
+                    char_end=row["char_end"],
+                )
+
+    def pending(self, limit: int) -> list[tuple[str, str, str, str]]:
+        """Up to `limit` chunks without a vector: (chunk id, doc hash, title, text)."""
+        rows = self._select(
+            self.chunks,
+            "vector IS NULL",
+            ["id", "doc_id", "doc_hash", "char_start", "char_end"],
+            limit,
+        )
+        if not rows:
+            return []
+        doc_ids = sorted({r["doc_id"] for r in rows})
+        docs = {}
+        for start in range(0, len(doc_ids), BATCH):
+            for d in self._select(
+                self.documents,
+                in_list("id", doc_ids[start : start + BATCH]),
+                ["id", "title", "text", "hash"],
+            ):
+                docs[d["id"]] = d
+        found = []
+        for r in rows:
+            doc = docs.get(r["doc_id"])
+            if doc is not None and doc["hash"] == r["doc_hash"]:
+                found.append(
+                    (
+                        r["id"],
+                        r["doc_hash"],
+                        doc["title"],
+                        doc["text"][r["char_start"] : r["char_end"]],
+                    )
+                )
+        return found
+
+    def write_vectors(self, rows: list[tuple[str, str]], vectors: Any) -> None:
+        """Set vectors of (chunk id, doc hash) rows, only where the chunk still has that hash."""
+        import pyarrow as pa
+
+        table = pa.table(
+            {
+                "id": [r[0] for r in rows],
+                "doc_hash": [r[1] for r in rows],
+                "vector": pa.FixedSizeListArray.from_arrays(
+                    pa.array(vectors.reshape(-1), pa.float32()), VECTOR_DIM
+                ),
+            }
+        )
+        (
+            self.chunks.merge_insert("id")
+            .when_matched_update_all(where="target.doc_hash = source.doc_hash")
+            .execute(table)
+        )
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """collection -> documents, chunks, embedded chunks."""
+        out: dict[str, dict[str, int]] = {}
+        for row in self._select(self.documents, None, ["collection"]):
+            entry = out.setdefault(row["collection"], {"documents": 0})
+            entry["documents"] += 1
+        for collection, entry in out.items():
+            where = f"collection = {sql_text(collection)}"
+            entry["chunks"] = self.chunks.count_rows(where)
+            entry["embedded"] = self.chunks.count_rows(f"{where} AND vector IS NOT NULL")
+        return out
+
+    def remove_collection(self, collection: str) -> None:
+        self.chunks.delete(f"collection = {sql_text(collection)}")
+        self.documents.delete(f"collection = {sql_text(collection)}")
+
+    @staticmethod
+    def _select(
+        table: Any, where: str | None, columns: list[str], limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        query = table.search().select(columns).limit(limit)
+        if where:
+            query = query.where(where)
+        return query.to_arrow().to_pylist()

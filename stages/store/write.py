@@ -1,0 +1,129 @@
+"""Commit one collection's changes to LanceDB, then record the files in the catalog."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from pica.kernel.records import Chunk, Document, FileChanges, FileRef, Skipped, StoreChanges
+from pica.kernel.registry import stage
+from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.store.catalog import Catalog, writer_lock
+from pica.stages.store.lance_store import LanceStore, document_hash
+
+
+class StoreParams(Params):
+    home: str = Field(description="PICA_HOME: the catalog and the writer lock live here.")
+    lance_dir: str = Field(description="The LanceDB database folder.")
+
+
+@stage
+class StoreLance(Stage):
+    """Write new and changed documents and their chunks to LanceDB; remove deleted ones."""
+
+    id = "store.lance.v1"
+    Params = StoreParams
+    inputs = {
+        "files": FileChanges,
+        "documents": list[Document],
+        "chunks": list[Chunk],
+        "skipped": list[Skipped],
+    }
+    outputs = {"stored": StoreChanges}
+
+    @classmethod
+    def example(cls, workdir: Path) -> Example:
+        doc = Document("c/a.md", "c", "a.md", "A", "alpha beta")
+        chunk = Chunk("c/a.md#0", "c/a.md", "c", "a.md", "A", "alpha beta", 1, 1, char_end=10)
+        files = FileChanges("c", str(workdir), changed=[FileRef("a.md", 10, 1)])
+        params = {"home": str(workdir / "home"), "lance_dir": str(workdir / "home" / "lance")}
+        inputs = {"files": files, "documents": [doc], "chunks": [chunk], "skipped": []}
+        return Example(params=params, inputs=inputs)
+
+    def run(
+        self,
+        ctx: Context,
+        files: FileChanges | None,
+        documents: list[Document],
+        chunks: list[Chunk],
+        skipped: list[Skipped],
+    ) -> dict[str, Any]:
+        if files is None:
+            return {"stored": StoreChanges("")}
+        catalog = Catalog(self.params.home)
+        try:
+            if not files.changed and not files.deleted:
+                version = int(catalog.get("documents_version") or 0)
+                return {"stored": StoreChanges(files.collection, [], [], version, version)}
+            with writer_lock(self.params.home, ctx.report):
+                stored = self._commit(ctx, catalog, files, documents, chunks, skipped)
+        finally:
+            catalog.close()
+        ctx.report(
+            f"{len(stored.added)} documents added or changed, "
+            f"{len(set(stored.removed) - set(stored.added))} removed"
+        )
+        return {"stored": stored}
+
+    def _commit(
+        self,
+        ctx: Context,
+        catalog: Catalog,
+        files: FileChanges,
+        documents: list[Document],
+        chunks: list[Chunk],
+        skipped: list[Skipped],
+    ) -> StoreChanges:
+        store = LanceStore(self.params.lance_dir)
+        previous = store.documents_version()
+        existing = store.doc_hashes(files.collection)
+        changed_paths = {f.path for f in files.changed}
+        on_disk = changed_paths | set(files.unchanged)
+        failed = {s.path: s.reason for s in skipped if s.path in changed_paths}
+        incoming = {d.id: (d, document_hash(d)) for d in documents}
+
+        added = [
+            (d, h) for doc_id, (d, h) in incoming.items() if existing.get(doc_id, ("", ""))[1] != h
+        ]
+        gone = [
+            doc_id for doc_id, (path, _) in existing.items()
+            # A file that now fails to read keeps its last good documents: nothing is lost.
+            if doc_id not in incoming and path not in failed
+            and (path in changed_paths or path not in on_disk)
+        ]  # fmt: skip
+        replaced = [d.id for d, _ in added if d.id in existing]
+        added_ids = {d.id for d, _ in added}
+        store.replace(added, [c for c in chunks if c.doc_id in added_ids], gone + replaced)
+        version = store.documents_version()
+        catalog.record(
+            files.collection,
+            _file_rows(files.changed, documents, skipped, failed),
+            files.deleted,
+            version,
+        )
+        return StoreChanges(files.collection, sorted(added_ids), gone + replaced, previous, version)
+
+
+def _file_rows(
+    changed: list[FileRef],
+    documents: list[Document],
+    skipped: list[Skipped],
+    failed: dict[str, str],
+) -> list[tuple[str, int, int, str, str, int]]:
+    per_file = Counter(d.path for d in documents)
+    bad_records = Counter(s.path.rsplit(":", 1)[0] for s in skipped if s.path not in failed)
+    rows = []
+    for f in changed:
+        if f.path in failed:
+            rows.append((f.path, f.size, f.mtime_ns, "skipped", failed[f.path], 0))
+        elif per_file[f.path]:
+            note = f"{bad_records[f.path]} records skipped" if bad_records[f.path] else ""
+            rows.append((f.path, f.size, f.mtime_ns, "ok", note, per_file[f.path]))
+        else:
+            rows.append(
+                (f.path, f.size, f.mtime_ns, "skipped", "no reader takes this file type", 0)
+            )
+    return rows
