@@ -64,8 +64,7 @@ def compose(
         else:
             OmegaConf.update(cfg, key, _verbatim(value), merge=False)
     problems += [
-        Problem(key, f"missing value; give it on the command line as {key}=...")
-        for key in _missing_keys(cfg)
+        Problem(key, f"missing value; give it on the command line as {key}=...") for key in _missing_keys(cfg)
     ]
     if problems:
         raise RecipeError(str(recipe), problems)
@@ -148,9 +147,7 @@ def _hydra_problem(error: Exception, search_path: list[Path]) -> Problem:
         group, option = missing.groups()
         options = sorted({p.stem for d in search_path for p in (d / group).glob("*.yaml")})
         where = "team" if group == "team" else "defaults"
-        return Problem(
-            where, f"no config {group}/{option}.yaml (available: {', '.join(options) or 'none'})"
-        )
+        return Problem(where, f"no config {group}/{option}.yaml (available: {', '.join(options) or 'none'})")
     if "Could not override" in message:
         key = message.split("'")[1] if "'" in message else ""
         return Problem(key, f"not a key of this recipe (to add it anyway, write +{key}=...)")

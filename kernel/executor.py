@@ -161,9 +161,7 @@ def _check_outputs(planned: PlannedStage, outputs: Any) -> None:
     declared = planned.stage_cls.outputs
     if not isinstance(outputs, dict) or set(outputs) != set(declared):
         got = sorted(outputs) if isinstance(outputs, dict) else type(outputs).__name__
-        raise TypeError(
-            f"returned {got}; {planned.stage_cls.id} declares outputs {sorted(declared)}"
-        )
+        raise TypeError(f"returned {got}; {planned.stage_cls.id} declares outputs {sorted(declared)}")
     for name, tp in declared.items():
         value = outputs[name]
         sample = value[:1] if isinstance(value, list) else value  # the first element stands for all

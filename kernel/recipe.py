@@ -75,9 +75,7 @@ class Plan:
                 name: {
                     "use": s.stage_cls.id,
                     "params": s.params.model_dump(mode="json"),
-                    "inputs": {
-                        i: [f"{src}.{out}" for src, out in refs] for i, refs in s.inputs.items()
-                    },
+                    "inputs": {i: [f"{src}.{out}" for src, out in refs] for i, refs in s.inputs.items()},
                     "timeout_s": s.timeout_s,
                     "on_error": s.on_error,
                 }
@@ -113,9 +111,7 @@ def build_plan(config: dict[str, Any], registry: Registry, source: str = "<recip
     classes: dict[str, type[Stage]] = {}
     params: dict[str, Params] = {}
     if not isinstance(raw_stages, dict) or not raw_stages:
-        problems.append(
-            Problem("stages", "required: a mapping of stage names to {use, params, inputs}")
-        )
+        problems.append(Problem("stages", "required: a mapping of stage names to {use, params, inputs}"))
         raw_stages = {}
     declared = [str(name) for name in raw_stages]
     for name, raw in raw_stages.items():
@@ -146,9 +142,7 @@ def build_plan(config: dict[str, Any], registry: Registry, source: str = "<recip
             path = f"stages.{name}.inputs.{input_name}"
             if cls is not None and input_name not in cls.inputs:
                 known = ", ".join(cls.inputs) or "none"
-                problems.append(
-                    Problem(path, f"{cls.id} has no input '{input_name}' (inputs: {known})")
-                )
+                problems.append(Problem(path, f"{cls.id} has no input '{input_name}' (inputs: {known})"))
                 continue
             many = isinstance(refs, list)
             expected = cls.inputs[input_name] if cls is not None else None
@@ -237,9 +231,7 @@ def _resolve_ref(
         return None
     if src not in specs:
         if src not in declared:  # a declared stage with problems of its own is already reported
-            problems.append(
-                Problem(path, f"no stage named '{src}' (stages: {', '.join(declared)})")
-            )
+            problems.append(Problem(path, f"no stage named '{src}' (stages: {', '.join(declared)})"))
         return None
     if src in classes and out not in classes[src].outputs:
         outputs = ", ".join(classes[src].outputs)
@@ -327,9 +319,7 @@ def _pydantic_problems(
         where = ".".join([path, *(str(p) for p in item["loc"])])
         if item["type"] == "extra_forbidden":
             allowed = ", ".join(model.model_fields) if model is not None else ""
-            message = (
-                f"unknown parameter (allowed: {allowed or 'none'})" if model else "unknown key"
-            )
+            message = f"unknown parameter (allowed: {allowed or 'none'})" if model else "unknown key"
         elif item["type"] == "missing":
             message = "required"
         else:

@@ -68,9 +68,7 @@ class Registry:
             raise TypeError("; ".join(problems))
         existing = self.stages.get(cls.id)
         if existing is not None and existing is not cls:
-            raise TypeError(
-                f"stage id '{cls.id}' is taken by {existing.__module__}.{existing.__name__}"
-            )
+            raise TypeError(f"stage id '{cls.id}' is taken by {existing.__module__}.{existing.__name__}")
         self.stages[cls.id] = cls
         return cls
 

@@ -21,8 +21,7 @@ def render_output(value: Any) -> str:
         return "\n".join(f"skipped {s.path}: {s.reason}" for s in value)
     if isinstance(value, dict):
         return "\n".join(
-            f"{k}: {_short(render_output(v) if isinstance(v, list) else v)}"
-            for k, v in value.items()
+            f"{k}: {_short(render_output(v) if isinstance(v, list) else v)}" for k, v in value.items()
         )
     return json.dumps(to_plain(value), indent=2, ensure_ascii=False, default=str)
 

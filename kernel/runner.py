@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pica.kernel.errors import PicaError
 from pica.kernel.executor import RunResult, StageCache, execute
 from pica.kernel.paths import find_recipe
+from pica.kernel.progress import Progress
 from pica.kernel.recipe import Plan, load_plan
 from pica.kernel.registry import Registry, registry
 from pica.kernel.settings import Settings
@@ -49,10 +49,12 @@ def run(
     overrides: list[str] = (),  # type: ignore[assignment]
     settings: Settings | None = None,
     variables: dict[str, Any] | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
     cache: StageCache | None = None,
 ) -> RunResult:
     settings = settings or Settings()
     the_plan = plan(recipe, overrides, settings, variables)
-    ctx = Context(settings=settings, progress=progress or (lambda message: None))
+    ctx = Context(settings=settings)
+    if progress is not None:
+        ctx.progress, ctx.counter = progress.message, progress.count
     return execute(the_plan, ctx, cache)

@@ -55,9 +55,7 @@ class Context:
 
     def for_stage(self, name: str) -> Context:
         """A view for one stage that shares warnings, progress and cancellation with the run."""
-        return Context(
-            self.settings, name, self.warnings, self.cancelled, self.progress, self.counter
-        )
+        return Context(self.settings, name, self.warnings, self.cancelled, self.progress, self.counter)
 
 
 @dataclass
@@ -116,16 +114,11 @@ def compatible(produced: Any, expected: Any) -> bool:
         return True
     p_origin, e_origin = typing.get_origin(produced), typing.get_origin(expected)
     if p_origin is None and e_origin is None:
-        return (
-            isinstance(produced, type)
-            and isinstance(expected, type)
-            and issubclass(produced, expected)
-        )
+        return isinstance(produced, type) and isinstance(expected, type) and issubclass(produced, expected)
     if p_origin != e_origin:
         return expected is p_origin  # a `list[Chunk]` may feed a plain `list`
     return all(
-        compatible(p, e)
-        for p, e in zip(typing.get_args(produced), typing.get_args(expected), strict=False)
+        compatible(p, e) for p, e in zip(typing.get_args(produced), typing.get_args(expected), strict=False)
     )
 
 

@@ -78,9 +78,7 @@ class ScanFiles(Stage):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))  # .git, .obsidian, ...
             base = Path(folder)
             for name in sorted(names):
-                if name.startswith(".") or not any(
-                    fnmatch.fnmatch(name.lower(), p) for p in include
-                ):
+                if name.startswith(".") or not any(fnmatch.fnmatch(name.lower(), p) for p in include):
                     continue
                 path = base / name
                 relative = path.relative_to(root).as_posix()

@@ -121,9 +121,7 @@ class Meet(Stage):
     def run(self, ctx: Context) -> dict[str, Any]:
         cls = type(self)
         with cls.lock:
-            barrier = cls.barriers.setdefault(
-                self.params.group, threading.Barrier(self.params.parties)
-            )
+            barrier = cls.barriers.setdefault(self.params.group, threading.Barrier(self.params.parties))
             cls.active += 1
             cls.most_active = max(cls.most_active, cls.active)
         try:

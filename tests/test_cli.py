@@ -85,9 +85,7 @@ def test_unknown_recipe_and_debug_traceback(tmp_path):
 
 
 def test_dry_run_and_print_config(pica_home):
-    out = pica(
-        "run", "search/lexical", "query=cats", "k=3", "--dry-run", "--json", check=True
-    ).stdout
+    out = pica("run", "search/lexical", "query=cats", "k=3", "--dry-run", "--json", check=True).stdout
     plan = json.loads(out)
     assert plan["levels"] == [["search"]]
     assert plan["stages"]["search"]["params"]["k"] == 3
@@ -105,9 +103,7 @@ def test_stages_lists_ids_descriptions_and_params():
 
 @needs_corpus()
 def test_ingest_then_search_from_the_command_line(pica_home):
-    ingest = pica(
-        "run", str(REPO / "recipes/ingest/markdown.yaml"), f"path={DOCUMENTS / 'md'}", check=True
-    )
+    ingest = pica("run", str(REPO / "recipes/ingest/markdown.yaml"), f"path={DOCUMENTS / 'md'}", check=True)
     assert "chunks" in ingest.stdout
     found = pica(
         "run",

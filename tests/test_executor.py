@@ -82,9 +82,7 @@ def test_diamond_runs_independent_stages_concurrently():
 def test_at_most_eight_stages_run_at_once():
     Meet.barriers.clear()
     Meet.most_active = 0
-    stages = {
-        f"s{i}": {"use": "test.meet.v1", "params": {"group": f"g{i // 2}"}} for i in range(12)
-    }
+    stages = {f"s{i}": {"use": "test.meet.v1", "params": {"group": f"g{i // 2}"}} for i in range(12)}
     stages["all"] = {
         "use": "test.concat.v1",
         "inputs": {"left": "s0.numbers", "right": "s11.numbers"},
@@ -129,9 +127,7 @@ def test_a_stage_that_raises_with_skip_yields_empty_output_and_a_warning():
     )
     assert result.output == []
     assert result.status == {"bad": "skipped", "after": "ok"}
-    assert result.warnings == [
-        "stage 'bad' (test.boom.v1) skipped: ValueError: boom; its outputs are empty"
-    ]
+    assert result.warnings == ["stage 'bad' (test.boom.v1) skipped: ValueError: boom; its outputs are empty"]
 
 
 def test_a_stage_that_raises_with_fail_stops_the_run():

@@ -25,9 +25,7 @@ def search(query, **variables):
 
 def test_ingest_reports_what_it_indexed_and_skipped(indexed):
     md, txt = indexed["md"], indexed["txt"]
-    assert md["report"]["documents"] == len(
-        [p for p in (DOCUMENTS / "md").rglob("*") if p.is_file()]
-    )
+    assert md["report"]["documents"] == len([p for p in (DOCUMENTS / "md").rglob("*") if p.is_file()])
     assert md["skipped"] == []
     assert [s.path for s in txt["skipped"]] == ["unstructured/fake-text-all-whitespace.txt"]
     assert txt["report"]["index_chunks"] == md["report"]["chunks"] + txt["report"]["chunks"]

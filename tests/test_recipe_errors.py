@@ -42,9 +42,7 @@ def test_ill_typed_param():
 
 
 def test_edge_to_a_missing_output():
-    config = recipe(
-        a={"use": "test.const.v1"}, b={"use": "test.scale.v1", "inputs": {"numbers": "a.nums"}}
-    )
+    config = recipe(a={"use": "test.const.v1"}, b={"use": "test.scale.v1", "inputs": {"numbers": "a.nums"}})
     assert problems(config) == [
         "stages.b.inputs.numbers: stage 'a' (test.const.v1) has no output 'nums' (outputs: numbers)",
     ]
@@ -58,9 +56,7 @@ def test_edge_to_a_missing_stage():
 
 
 def test_type_mismatch_between_output_and_input():
-    config = recipe(
-        a={"use": "test.scale.v1", "inputs": {"numbers": "l.text"}}, l={"use": "test.label.v1"}
-    )
+    config = recipe(a={"use": "test.scale.v1", "inputs": {"numbers": "l.text"}}, l={"use": "test.label.v1"})
     assert problems(config) == [
         "stages.a.inputs.numbers: l.text is str but test.scale.v1 expects list[int] for 'numbers'",
     ]

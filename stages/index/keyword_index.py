@@ -56,9 +56,7 @@ def open_for_search(index_dir: str | Path) -> Any:
     directory = Path(index_dir).expanduser()
     marker = read_marker(directory)
     if not marker:
-        raise IndexMissing(
-            f"no keyword index at {directory}; add a collection and run `pica index`"
-        )
+        raise IndexMissing(f"no keyword index at {directory}; add a collection and run `pica index`")
     if marker.get("layout") != LAYOUT:
         raise IndexMissing(f"the keyword index at {directory} has an old layout; run `pica index`")
     return tantivy.Index(build_schema(), path=str(directory), reuse=True)

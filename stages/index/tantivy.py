@@ -62,9 +62,7 @@ class IndexTantivy(Stage):
             marker = {} if fresh else read_marker(self.params.index_dir)
             if marker.get("lance_version") == stored.previous_version:
                 added = set(stored.added)
-                self._write(
-                    ctx, index, [c for c in chunks if c.doc_id in added], delete=stored.removed
-                )
+                self._write(ctx, index, [c for c in chunks if c.doc_id in added], delete=stored.removed)
                 write_marker(self.params.index_dir, stored.version)
                 report.update(action="updated", chunks=sum(c.doc_id in added for c in chunks))
             else:
@@ -89,9 +87,7 @@ class IndexTantivy(Stage):
         write_marker(self.params.index_dir, version)
         return {"action": "rebuilt", "chunks": len(chunks)}
 
-    def _write(
-        self, ctx: Context, index: Any, chunks: list[Chunk], delete: list[str] | None
-    ) -> None:
+    def _write(self, ctx: Context, index: Any, chunks: list[Chunk], delete: list[str] | None) -> None:
         import tantivy
 
         # One thread: on two cores the other is busy reading and converting.

@@ -43,9 +43,7 @@ class FileReader(Stage):
                 break
             try:
                 if ref.size > self.params.max_bytes:
-                    raise Unreadable(
-                        f"too large ({ref.size:,} bytes; limit {self.params.max_bytes:,})"
-                    )
+                    raise Unreadable(f"too large ({ref.size:,} bytes; limit {self.params.max_bytes:,})")
                 found = self.read_file(root / ref.path, ref.path, files.collection)
                 if not found:
                     raise Unreadable("no text found")

@@ -44,9 +44,7 @@ def decode(data: bytes) -> tuple[str, str]:
         raise UndecodableError("no text encoding fits these bytes")
     # Several code pages often fit equally well; prefer the ones most files are written in.
     ties = [m for m in matches if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
-    best = min(
-        ties, key=lambda m: COMMON.index(m.encoding) if m.encoding in COMMON else len(COMMON)
-    )
+    best = min(ties, key=lambda m: COMMON.index(m.encoding) if m.encoding in COMMON else len(COMMON))
     return str(best), best.encoding
 
 

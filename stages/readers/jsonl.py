@@ -38,9 +38,7 @@ class ReadJsonl(FileReader):
 
     @classmethod
     def example(cls, workdir: Path) -> Example:
-        (workdir / "d.jsonl").write_text(
-            '{"id": "1", "text": "first"}\n{"id": "2", "text": "two"}\n'
-        )
+        (workdir / "d.jsonl").write_text('{"id": "1", "text": "first"}\n{"id": "2", "text": "two"}\n')
         files = FileChanges("c", str(workdir), changed=[FileRef("d.jsonl", 56, 0)])
         return Example(params={}, inputs={"files": files})
 
@@ -65,9 +63,7 @@ class ReadJsonl(FileReader):
                 self._problems.append(Skipped(f"{relative}:{number}", str(problem)))
         return documents
 
-    def _record(
-        self, line: str, number: int, relative: str, collection: str, seen: set[str]
-    ) -> Document:
+    def _record(self, line: str, number: int, relative: str, collection: str, seen: set[str]) -> Document:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:

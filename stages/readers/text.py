@@ -43,16 +43,12 @@ class ReadText(FileReader):
         return [read_document(path, relative, collection, self.params.max_line_chars)]
 
 
-def read_document(
-    path: Path, relative: str, collection: str, max_line_chars: int = 100_000
-) -> Document:
+def read_document(path: Path, relative: str, collection: str, max_line_chars: int = 100_000) -> Document:
     text, encoding = decode(path.read_bytes())
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     longest = max(map(len, text.split("\n")), default=0)
     if longest > max_line_chars:
-        raise Unreadable(
-            f"a line of {longest:,} characters: data, not text (limit {max_line_chars:,})"
-        )
+        raise Unreadable(f"a line of {longest:,} characters: data, not text (limit {max_line_chars:,})")
     metadata, body, offset = split_front_matter(text)
     if not body.strip():
         raise Unreadable("no text (empty or whitespace only)")

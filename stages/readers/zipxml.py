@@ -29,9 +29,7 @@ def package_text(path: Path) -> str:
                 number = re.search(r"(\d+)\.xml$", name)
                 return (int(number.group(1)) if number else 0, name)
 
-            members = sorted(
-                (n for n in names if re.match(r"ppt/slides/slide\d+\.xml$", n)), key=order
-            )
+            members = sorted((n for n in names if re.match(r"ppt/slides/slide\d+\.xml$", n)), key=order)
             members += [n for n in names if n in ("word/document.xml", "xl/sharedStrings.xml")]
             paragraph_tags = {"p", "si"}
         if not members:
@@ -42,9 +40,7 @@ def package_text(path: Path) -> str:
 def _paragraphs(package: zipfile.ZipFile, member: str, paragraph_tags: set[str]) -> str:
     info = package.getinfo(member)
     if info.file_size > MAX_MEMBER_BYTES or info.file_size > MAX_RATIO * max(info.compress_size, 1):
-        raise Unreadable(
-            f"{member} would inflate to {info.file_size:,} bytes: refused as a zip bomb"
-        )
+        raise Unreadable(f"{member} would inflate to {info.file_size:,} bytes: refused as a zip bomb")
     lines = []
     with package.open(member) as stream:
         for _, element in ElementTree.iterparse(stream):

@@ -87,14 +87,10 @@ class LanceStore:
 
     def doc_hashes(self, collection: str) -> dict[str, tuple[str, str]]:
         """id -> (path, hash) of every document of a collection."""
-        rows = self._select(
-            self.documents, f"collection = {sql_text(collection)}", ["id", "path", "hash"]
-        )
+        rows = self._select(self.documents, f"collection = {sql_text(collection)}", ["id", "path", "hash"])
         return {r["id"]: (r["path"], r["hash"]) for r in rows}
 
-    def replace(
-        self, added: list[tuple[Document, str]], chunks: list[Chunk], removed: list[str]
-    ) -> None:
+    def replace(self, added: list[tuple[Document, str]], chunks: list[Chunk], removed: list[str]) -> None:
         """Remove documents (and their chunks) by id, then add documents with their chunks."""
         import pyarrow as pa
 

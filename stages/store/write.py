@@ -85,9 +85,7 @@ class StoreLance(Stage):
         failed = {s.path: s.reason for s in skipped if s.path in changed_paths}
         incoming = {d.id: (d, document_hash(d)) for d in documents}
 
-        added = [
-            (d, h) for doc_id, (d, h) in incoming.items() if existing.get(doc_id, ("", ""))[1] != h
-        ]
+        added = [(d, h) for doc_id, (d, h) in incoming.items() if existing.get(doc_id, ("", ""))[1] != h]
         gone = [
             doc_id for doc_id, (path, _) in existing.items()
             # A file that now fails to read keeps its last good documents: nothing is lost.
@@ -123,7 +121,5 @@ def _file_rows(
             note = f"{bad_records[f.path]} records skipped" if bad_records[f.path] else ""
             rows.append((f.path, f.size, f.mtime_ns, "ok", note, per_file[f.path]))
         else:
-            rows.append(
-                (f.path, f.size, f.mtime_ns, "skipped", "no reader takes this file type", 0)
-            )
+            rows.append((f.path, f.size, f.mtime_ns, "skipped", "no reader takes this file type", 0))
     return rows

