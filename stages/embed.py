@@ -50,6 +50,7 @@ class EmbedChunks(Stage):
         return MINILM_ID if self.params.model in PACKAGED else self.params.model
 
     def warm_up(self, ctx: Context) -> None:
+        self._check_model(Path(self.params.lance_dir).expanduser(), record=False)  # before a slow load
         threads = self.params.threads or os.cpu_count() or 1
         self.model = load_sentence_transformer(self.params.model, threads)
 
@@ -84,7 +85,7 @@ class EmbedChunks(Stage):
         remaining = store.chunks.count_rows("vector IS NULL")
         return {"report": {"model": self.model_id(), "embedded": done, "remaining": remaining}}
 
-    def _check_model(self, lance_dir: Path) -> None:
+    def _check_model(self, lance_dir: Path, record: bool = True) -> None:
         """Vectors of two models must never mix: the first run records its model, later ones match."""
         path = lance_dir / MODEL_FILE
         wanted = {"model": self.model_id(), "dim": VECTOR_DIM}
@@ -95,6 +96,8 @@ class EmbedChunks(Stage):
                     f"the stored vectors come from {recorded['model']} ({recorded['dim']} dims), "
                     f"not {wanted['model']}; use that model, or a new PICA_HOME for this one"
                 )
+            return
+        if not record:
             return
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(wanted))
@@ -111,7 +114,7 @@ class EmbedChunksHashed(EmbedChunks):
         return "pica/hashed-words"
 
     def warm_up(self, ctx: Context) -> None:
-        pass
+        self._check_model(Path(self.params.lance_dir).expanduser(), record=False)
 
     def encode(self, texts: list[str]) -> Any:
         return hashed_vectors(texts)

@@ -25,15 +25,19 @@ def search(query, **variables):
 
 def test_ingest_reports_what_it_indexed_and_skipped(indexed):
     md, txt = indexed["md"], indexed["txt"]
-    assert md["report"]["documents"] == len([p for p in (DOCUMENTS / "md").rglob("*") if p.is_file()])
+    assert len(md["stored"].added) == len([p for p in (DOCUMENTS / "md").rglob("*") if p.is_file()])
     assert md["skipped"] == []
-    assert [s.path for s in txt["skipped"]] == ["unstructured/fake-text-all-whitespace.txt"]
-    assert txt["report"]["index_chunks"] == md["report"]["chunks"] + txt["report"]["chunks"]
+    assert {s.path for s in txt["skipped"]} == {
+        "unstructured/fake-text-all-whitespace.txt",
+        "unstructured/test-file-contents.txt",  # one 395 KB line of base64
+    }
+    assert txt["keyword"]["action"] == "updated"
 
 
-def test_reingesting_replaces_rather_than_duplicates(indexed):
+def test_reingesting_an_unchanged_folder_changes_nothing(indexed):
     again = runner.run("ingest/markdown", [f"path={DOCUMENTS / 'md'}"]).output
-    assert again["report"]["index_chunks"] == indexed["txt"]["report"]["index_chunks"]
+    assert again["stored"].added == again["stored"].removed == []
+    assert again["keyword"]["action"] == "none"
 
 
 def test_keyword_search_finds_the_document_and_cites_lines(indexed):

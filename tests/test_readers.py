@@ -6,6 +6,7 @@ import codecs
 
 import pytest
 
+from pica.kernel.records import FileChanges, FileRef
 from pica.kernel.stage import Context
 from pica.stages.readers.decode import UndecodableError, decode
 from pica.stages.readers.frontmatter import FrontMatterError, split_front_matter
@@ -73,25 +74,31 @@ def test_title_rules():
     assert title_of({}, "just text", "f.md") == "f.md"
 
 
+def changes_for(folder, *names):
+    refs = [FileRef(n, (folder / n).stat().st_size, 0) for n in names]
+    return FileChanges("c", str(folder), changed=refs)
+
+
 def test_reader_reports_bad_files_and_keeps_going(tmp_path):
     (tmp_path / "good.md").write_text("# Good\ntext")
     (tmp_path / "empty.md").write_text("   \n")
     (tmp_path / "broken.md").write_text("---\ntitle: [unclosed\n---\nbody")
     (tmp_path / "binary.txt").write_bytes(b"\x00\x01\x02\x03" * 10)
-    (tmp_path / ".hidden").mkdir()
-    (tmp_path / ".hidden" / "secret.md").write_text("hidden")
-    stage = ReadText(ReadText.Params(root=str(tmp_path), collection="c"))
+    (tmp_path / "data.txt").write_text("x" * 200_001)
+    (tmp_path / "other.pdf").write_text("not mine")
+    stage = ReadText(ReadText.Params())
     ctx = Context()
-    out = stage.run(ctx)
+    files = changes_for(tmp_path, "good.md", "empty.md", "broken.md", "binary.txt", "data.txt", "other.pdf")
+    out = stage.run(ctx, files=files)
     assert [d.id for d in out["documents"]] == ["c/good.md"]
-    assert sorted(s.path for s in out["skipped"]) == ["binary.txt", "broken.md", "empty.md"]
-    assert len(ctx.warnings) == 3
-
-
-def test_reader_refuses_a_missing_folder(tmp_path):
-    stage = ReadText(ReadText.Params(root=str(tmp_path / "nope")))
-    with pytest.raises(FileNotFoundError, match="is not a folder"):
-        stage.run(Context())
+    assert {s.path: s.reason for s in out["skipped"]} == {
+        "empty.md": "no text (empty or whitespace only)",
+        "broken.md": out["skipped"][1].reason,
+        "binary.txt": "binary data (NUL bytes), not text",
+        "data.txt": "a line of 200,001 characters: data, not text (limit 100,000)",
+    }
+    assert out["skipped"][1].reason.startswith("YAML front matter does not parse")
+    assert len(ctx.warnings) == 4
 
 
 @needs_corpus()

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-LAYOUT = 2  # bump when the schema changes: an index of another layout is rebuilt, never misread
+LAYOUT = 3  # bump when the schema changes: an index of another layout is rebuilt, never misread
 MARKER = "pica-layout.json"  # {"layout": N, "lance_version": V}: what the index reflects
 SEARCH_FIELDS = ["title", "text", "meta", "path"]
 
@@ -29,7 +29,8 @@ def build_schema() -> Any:
     builder.add_text_field("title", stored=True, tokenizer_name="en_stem")
     builder.add_text_field("text", stored=True, tokenizer_name="en_stem")
     builder.add_text_field("meta", stored=False, tokenizer_name="en_stem")
-    builder.add_json_field("metadata", stored=True)
+    builder.add_json_field("metadata", stored=False)  # searchable by key, for meta: queries
+    builder.add_bytes_field("metadata_json", stored=True, indexed=False)  # returned exactly
     builder.add_integer_field("line_start", stored=True)
     builder.add_integer_field("line_end", stored=True)
     return builder.build()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -78,10 +79,13 @@ class IndexTantivy(Stage):
         version = store.documents_version()
         if marker.get("lance_version") == version:
             return {"action": "none"}
-        ctx.report(
-            f"keyword index reflects LanceDB version {marker.get('lance_version')}, "
-            f"not {version}: rebuilding it"
-        )
+        if marker:
+            ctx.report(
+                f"the keyword index reflects LanceDB version {marker.get('lance_version')}, "
+                f"not {version}: rebuilding it from LanceDB"
+            )
+        else:
+            ctx.report("building the keyword index from LanceDB")
         chunks = list(store.iter_chunks())
         self._write(ctx, index, chunks, delete=None)
         write_marker(self.params.index_dir, version)
@@ -110,6 +114,7 @@ class IndexTantivy(Stage):
                         text=chunk.text,
                         meta=meta_text(chunk.metadata),
                         metadata=chunk.metadata,
+                        metadata_json=json.dumps(chunk.metadata, ensure_ascii=False, default=str).encode(),
                         line_start=chunk.line_start,
                         line_end=chunk.line_end,
                     )

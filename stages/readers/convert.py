@@ -5,6 +5,7 @@ Why kreuzberg: docs/extraction.md compares it with markitdown and docling on the
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from pica.kernel.records import Document, FileChanges, FileRef
 from pica.kernel.registry import stage
 from pica.kernel.stage import Example
 from pica.stages.readers.base import FileReader, ReaderParams, Unreadable
+from pica.stages.readers.decode import decode
 from pica.stages.readers.text import title_of
 from pica.stages.readers.zipxml import package_text
 
@@ -24,6 +26,10 @@ PROPERTIES = {
     "language": "language", "subject": "subject", "keywords": "keywords",
     "description": "description", "page_count": "pages", "slide_count": "slides",
 }  # fmt: skip
+
+
+# Titles that tools write when the author wrote none.
+PLACEHOLDER_TITLES = {"untitled", "powerpoint presentation", "slide 1", "document", "title"}
 
 
 class ConvertParams(ReaderParams):
@@ -54,10 +60,15 @@ class ReadConverted(FileReader):
         self.config = ExtractionConfig(output_format="markdown")
 
     def read_file(self, path: Path, relative: str, collection: str) -> list[Document]:
-        from kreuzberg import KreuzbergError, ParsingError, extract_file_sync
+        from kreuzberg import KreuzbergError, ParsingError, extract_bytes_sync, extract_file_sync
 
         try:
-            result = extract_file_sync(str(path), config=self.config)
+            if path.suffix.lower() in (".html", ".htm"):
+                # The converter assumes UTF-8; a page in a legacy encoding must be decoded first.
+                html = html_text(path.read_bytes())
+                result = extract_bytes_sync(html.encode("utf-8"), mime_type="text/html", config=self.config)
+            else:
+                result = extract_file_sync(str(path), config=self.config)
             text, properties = result.content or "", dict(result.metadata or {})
         except KreuzbergError as error:
             # The converter rejects some valid packages (an ODP, a PPTX with a linked image);
@@ -87,6 +98,20 @@ class ReadConverted(FileReader):
                 metadata=metadata,
             )
         ]
+
+
+META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+
+
+def html_text(data: bytes) -> str:
+    """HTML as text: the charset it declares, else the encoding its bytes fit."""
+    declared = META_CHARSET.search(data[:4096])
+    if declared:
+        try:
+            return data.decode(declared.group(1).decode("ascii"), errors="replace")
+        except LookupError:
+            pass  # an unknown charset name: guess instead
+    return decode(data)[0]
 
 
 def _is_damage(error: Exception, parsing_error: type) -> bool:

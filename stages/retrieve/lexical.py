@@ -103,7 +103,7 @@ def _to_hit(score: float, doc: Any) -> Hit:
         score=float(score),
         passage=first("text"),
         source=first("source"),
-        metadata=first("metadata", {}),
+        metadata=json.loads(first("metadata_json", b"{}")),
     )
 
 
