@@ -33,3 +33,15 @@ def test_recipes_are_bundled():
 def test_bundled_team_example_applies_on_top(tmp_path):
     plan = runner.plan("search/lexical", ["query=x", "team=example"], Settings(home=tmp_path))
     assert plan.stages["search"].params.k == 5
+
+
+def test_every_package_folder_is_in_pyproject():
+    import tomllib
+
+    from tests.conftest import REPO
+
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    for top, prefix in (("kernel", "pica.kernel"), ("stages", "pica.stages")):
+        for init in (REPO / top).rglob("__init__.py"):
+            parts = init.parent.relative_to(REPO / top).parts
+            assert ".".join((prefix, *parts)) in listed, f"{init.parent} is missing from pyproject packages"

@@ -51,7 +51,7 @@ def decode(data: bytes) -> tuple[str, str]:
 def _bomless_wide_encoding(data: bytes) -> str | None:
     """UTF-16/32 without a BOM shows as NUL bytes in fixed positions for mostly-ASCII text."""
     sample = data[:4096]
-    if len(sample) < 4:
+    if len(sample) < 4 or b"\x00" not in sample:  # UTF-8 and legacy text never hold NUL
         return None
     for encoding, width, zero_at in (
         ("utf-32-le", 4, (1, 2, 3)),

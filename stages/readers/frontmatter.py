@@ -16,6 +16,9 @@ YAML_BLOCK = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\
 TOML_BLOCK = re.compile(r"\A\+\+\+[ \t]*\r?\n(.*?\r?\n)?\+\+\+[ \t]*(?:\r?\n|\Z)", re.S)
 
 
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ~10x faster
+
+
 class FrontMatterError(Unreadable):
     pass
 
@@ -48,7 +51,7 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, int]:
 
 def _yaml(block: str) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(block)
+        data = yaml.load(block, Loader=SAFE_LOADER)
     except yaml.YAMLError as error:
         raise FrontMatterError(f"YAML front matter does not parse: {error}") from None
     if data is None:

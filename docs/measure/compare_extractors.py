@@ -1,6 +1,6 @@
 """Compare document-to-Markdown libraries on ../shared/corpus/documents (one venv each).
 
-python docs/extraction/compare.py kreuzberg|markitdown|docling > results-NAME.json
+python docs/measure/compare_extractors.py kreuzberg|markitdown|docling > results-NAME.json
 """
 
 from __future__ import annotations
