@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import textwrap
 from typing import Any
@@ -19,10 +20,10 @@ def render_output(value: Any) -> str:
         return "(nothing)"
     if isinstance(value, list) and all(isinstance(v, Skipped) for v in value):
         return "\n".join(f"skipped {s.path}: {s.reason}" for s in value)
+    if dataclasses.is_dataclass(value):
+        return ", ".join(f"{k}={_brief(v)}" for k, v in dataclasses.asdict(value).items())
     if isinstance(value, dict):
-        return "\n".join(
-            f"{k}: {_short(render_output(v) if isinstance(v, list) else v)}" for k, v in value.items()
-        )
+        return "\n".join(f"{k}: {_short(_nested(v))}" for k, v in value.items())
     return json.dumps(to_plain(value), indent=2, ensure_ascii=False, default=str)
 
 
@@ -51,6 +52,21 @@ def render_plan(plan: Plan) -> str:
                 lines.append(f"      {input_name} <- {sources}")
     lines.append(f"output  {json.dumps(plan.to_dict()['output'])}")
     return "\n".join(lines)
+
+
+def _nested(value: Any) -> Any:
+    if isinstance(value, list) or dataclasses.is_dataclass(value):
+        return render_output(value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_brief(v)}" for k, v in value.items())
+    return value
+
+
+def _brief(value: Any) -> str:
+    """A long list as its length, so a record fits on a line."""
+    if isinstance(value, list) and len(value) > 3:
+        return f"[{len(value)} items]"
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _short(value: Any) -> str:

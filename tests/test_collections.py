@@ -386,3 +386,37 @@ def test_copying_the_corpus_folder_elsewhere(tmp_path, pica_home):
     copy = tmp_path / "docs"
     shutil.copytree(DOCUMENTS / "md", copy)
     assert len(index(copy, "md")["stored"].added) == 8
+
+
+def test_a_store_from_a_newer_pica_is_refused(tmp_path, pica_home):
+    from pica.stages.store.lance_store import LanceStore
+
+    (pica_home / "lance").mkdir(parents=True)
+    (pica_home / "lance" / "layout.json").write_text('{"layout": 99}')
+    with pytest.raises(RuntimeError, match="written by a newer Pica"):
+        LanceStore(pica_home / "lance")
+
+
+def test_progress_is_a_bar_on_a_terminal(tmp_path, pica_home):
+    import pty
+
+    folder = make_folder(tmp_path / "notes", {f"n{i}.md": f"note {i}\n" for i in range(30)})
+    subprocess.run([sys.executable, "-m", "pica", "add", str(folder)], check=True, capture_output=True)
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pica", "index"], stdout=subprocess.DEVNULL, stderr=follower
+    )
+    os.close(follower)
+    output = b""
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        output += data
+    process.wait(timeout=60)
+    os.close(leader)
+    text = output.decode()
+    assert "\rtext: read" in text and "[##############################] 30/30" in text

@@ -17,6 +17,9 @@ from pica.kernel.records import Chunk, Document
 
 VECTOR_DIM = 384
 BATCH = 500  # ids per `IN (...)` filter
+LAYOUT = 1  # of the LanceDB tables; MIGRATIONS[n] upgrades layout n to n + 1
+LAYOUT_FILE = "layout.json"
+MIGRATIONS: dict[int, Any] = {}
 
 
 def sql_text(value: str) -> str:
@@ -77,9 +80,32 @@ class LanceStore:
         self.dir = Path(lance_dir).expanduser()
         self.dir.mkdir(parents=True, exist_ok=True)
         self.db = lancedb.connect(str(self.dir))
+        self._upgrade()
         documents, chunks = _schemas()
         self.documents = self.db.create_table("documents", schema=documents, exist_ok=True)
         self.chunks = self.db.create_table("chunks", schema=chunks, exist_ok=True)
+
+    def _upgrade(self) -> None:
+        """Bring the tables to this Pica's layout, one migration at a time; refuse a newer one."""
+        path = self.dir / LAYOUT_FILE
+        found = json.loads(path.read_text())["layout"] if path.exists() else LAYOUT
+        if found > LAYOUT:
+            raise RuntimeError(
+                f"{self.dir} was written by a newer Pica (layout {found}, this one "
+                f"reads up to {LAYOUT}); upgrade Pica"
+            )
+        while found < LAYOUT:
+            MIGRATIONS[found](self.db)
+            found += 1
+            self._write_layout(path, found)
+        if not path.exists():
+            self._write_layout(path, LAYOUT)
+
+    @staticmethod
+    def _write_layout(path: Path, layout: int) -> None:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"layout": layout}))
+        tmp.replace(path)
 
     def documents_version(self) -> int:
         self.documents.checkout_latest()
