@@ -44,6 +44,7 @@ def compose(
     from omegaconf import OmegaConf
     from omegaconf.errors import OmegaConfBaseException
 
+    _register_resolvers()
     search_path = [d for d in [*config_dirs, CONFIGS_DIR] if d.is_dir()]
     hydra_overrides = [f"hydra.searchpath=[{','.join(f'file://{d}' for d in search_path)}]"]
     hydra_overrides += [_hydra_override(o) for o in overrides]
@@ -74,6 +75,15 @@ def compose(
         key = getattr(error, "full_key", "") or ""
         message = str(error).splitlines()[0]
         raise RecipeError(str(recipe), [Problem(key, message)]) from None
+
+
+def _register_resolvers() -> None:
+    """Small arithmetic for recipes: ${max:200,${mul:5,${k}}}."""
+    from omegaconf import OmegaConf
+
+    if not OmegaConf.has_resolver("max"):
+        OmegaConf.register_new_resolver("max", lambda *values: max(values))
+        OmegaConf.register_new_resolver("mul", lambda a, b: a * b)
 
 
 def _has_key(cfg: Any, key: str) -> bool:

@@ -53,6 +53,8 @@ class Hit:
     passage: str
     source: str = "files"
     metadata: dict[str, Any] = field(default_factory=dict)
+    trust: str = ""  # the source's trust tier: fact, reference, lead or stale
+    via: str = ""  # the retriever that found it (lexical, semantic, grep...); fusion groups by it
 
 
 @dataclass(slots=True)

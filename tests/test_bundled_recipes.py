@@ -32,7 +32,7 @@ def test_recipes_are_bundled():
 
 def test_bundled_team_example_applies_on_top(tmp_path):
     plan = runner.plan("search/lexical", ["query=x", "team=example"], Settings(home=tmp_path))
-    assert plan.stages["search"].params.k == 5
+    assert plan.stages["results"].params.k == 5
 
 
 def test_every_package_folder_is_in_pyproject():

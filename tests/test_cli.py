@@ -87,9 +87,9 @@ def test_unknown_recipe_and_debug_traceback(tmp_path):
 def test_dry_run_and_print_config(pica_home):
     out = pica("run", "search/lexical", "query=cats", "k=3", "--dry-run", "--json", check=True).stdout
     plan = json.loads(out)
-    assert plan["levels"] == [["search"]]
-    assert plan["stages"]["search"]["params"]["k"] == 3
-    assert plan["stages"]["search"]["params"]["index_dir"] == f"{pica_home}/tantivy"
+    assert plan["levels"] == [["lexical"], ["results"]]
+    assert plan["stages"]["results"]["params"]["k"] == 3
+    assert plan["stages"]["lexical"]["params"]["index_dir"] == f"{pica_home}/tantivy"
     assert not pica_home.exists()  # a dry run touches nothing
     config = pica("run", "search/lexical", "query=cats", "--print-config", check=True).stdout
     assert "query: cats" in config and "tantivy_dir:" in config

@@ -15,24 +15,25 @@ from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.index.keyword_index import SEARCH_FIELDS, open_for_search
 
 WORD = re.compile(r"\w+", re.UNICODE)
-OPERATOR = re.compile(r'\b(AND|OR|NOT)\b|["()+\-:^*]')
+OPERATOR = re.compile(r'\b(AND|OR|NOT|NEAR(/\d+)?)\b|["()+\-:^*~]')
+NEAR = re.compile(r'(\w+|"[^"]+")\s+NEAR(?:/(\d+))?\s+(\w+|"[^"]+")')
+NEAR_SLOP = 5
 
 
 class LexicalParams(Params):
     index_dir: str = Field(description="Folder of the keyword index.")
-    query: str = Field(description="Words to find; Tantivy query syntax is understood.")
-    k: int = Field(10, gt=0, le=1000, description="How many hits to return.")
-    per_document: bool = Field(True, description="One hit per document: its best passage.")
+    query: str = Field(description='Words to find; AND OR NOT NEAR "phrases" ( ) meta:word work.')
+    k: int = Field(50, gt=0, le=5000, description="How many chunks to return.")
     collection: str = Field("", description="Only this collection (empty: all).")
+    trust: str = Field("reference", description="Trust tier of what it finds.")
 
 
 @stage
 class RetrieveLexical(Stage):
-    """Keyword search (BM25, stemmed) over chunk text, title, front matter and path."""
+    """Keyword search (BM25, stemmed) over chunk text, title, front-matter values and path."""
 
     id = "retrieve.lexical.v1"
     Params = LexicalParams
-    inputs = {}
     outputs = {"hits": list[Hit]}
     timeout_s = 5.0
     on_error = "skip"
@@ -51,24 +52,26 @@ class RetrieveLexical(Stage):
     def run(self, ctx: Context) -> dict[str, Any]:
         self.index.reload()  # see commits made since warm-up
         searcher = self.index.searcher()
-        limit = self.params.k * 5 if self.params.per_document else self.params.k
-        hits: list[Hit] = []
-        for conjunction in (True, False):
-            query = self._parse(self.params.query, conjunction)
-            if query is None:
-                break
-            found = searcher.search(query, limit=limit).hits
-            hits = [_to_hit(score, searcher.doc(address)) for score, address in found]
-            # All words required first; only a plain query falls back to any word.
-            if hits or OPERATOR.search(self.params.query):
-                break
-        if self.params.per_document:
-            hits = _best_per_document(hits)
-        return {"hits": hits[: self.params.k]}
+        text = self.params.query
+        if not text.strip():
+            return {"hits": []}
+        query = self._parse(text, conjunction=True)
+        hits = self._search(searcher, query)
+        if not hits and not OPERATOR.search(text):
+            # Nothing has every word: take documents with any, those with most words first.
+            words = [w.lower() for w in WORD.findall(text)]
+            hits = self._search(searcher, self._parse(text, conjunction=False))
+            hits.sort(key=lambda h: -sum(w in f"{h.title} {h.passage}".lower() for w in words))
+        return {"hits": hits}
+
+    def _search(self, searcher: Any, query: Any) -> list[Hit]:
+        if query is None:
+            return []
+        found = searcher.search(query, limit=self.params.k).hits
+        return [self._hit(score, searcher.doc(address)) for score, address in found]
 
     def _parse(self, text: str, conjunction: bool) -> Any:
-        if not text.strip():
-            return None
+        text = NEAR.sub(_near, text)
         if self.params.collection:
             text = f"({text}) AND collection:{json.dumps(self.params.collection)}"
         try:
@@ -82,36 +85,34 @@ class RetrieveLexical(Stage):
             plain = " ".join(words)
             if self.params.collection:
                 plain = f"({plain}) AND collection:{json.dumps(self.params.collection)}"
-            return self.index.parse_query(plain, SEARCH_FIELDS, conjunction_by_default=conjunction)
+            return self.index.parse_query(
+                plain, SEARCH_FIELDS, conjunction_by_default=conjunction, field_boosts={"title": 2.0}
+            )
+
+    def _hit(self, score: float, doc: Any) -> Hit:
+        fields = doc.to_dict()
+
+        def first(name: str, default: Any = "") -> Any:
+            return (fields.get(name) or [default])[0]
+
+        return Hit(
+            id=first("doc_id"),
+            chunk_id=first("chunk_id"),
+            collection=first("collection"),
+            path=first("path"),
+            title=first("title"),
+            line_start=int(first("line_start", 0)),
+            line_end=int(first("line_end", 0)),
+            score=float(score),
+            passage=first("text"),
+            source=first("source"),
+            metadata=json.loads(first("metadata_json", b"{}")),
+            trust=self.params.trust,
+            via="lexical",
+        )
 
 
-def _to_hit(score: float, doc: Any) -> Hit:
-    fields = doc.to_dict()
-
-    def first(name: str, default: Any = "") -> Any:
-        values = fields.get(name) or [default]
-        return values[0]
-
-    return Hit(
-        id=first("doc_id"),
-        chunk_id=first("chunk_id"),
-        collection=first("collection"),
-        path=first("path"),
-        title=first("title"),
-        line_start=int(first("line_start", 0)),
-        line_end=int(first("line_end", 0)),
-        score=float(score),
-        passage=first("text"),
-        source=first("source"),
-        metadata=json.loads(first("metadata_json", b"{}")),
-    )
-
-
-def _best_per_document(hits: list[Hit]) -> list[Hit]:
-    seen: set[str] = set()
-    best = []
-    for hit in hits:  # already best first
-        if hit.id not in seen:
-            seen.add(hit.id)
-            best.append(hit)
-    return best
+def _near(match: re.Match[str]) -> str:
+    """`a NEAR b` (or NEAR/n) as Tantivy's sloppy phrase `"a b"~n`."""
+    left, slop, right = match.group(1).strip('"'), match.group(2), match.group(3).strip('"')
+    return f'"{left} {right}"~{slop or NEAR_SLOP}'

@@ -1,0 +1,79 @@
+"""Semantic search: the query embedded with the chunks' model, cosine against every chunk vector."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from pica.kernel.records import Hit
+from pica.kernel.registry import stage
+from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.retrieve.vectors import (
+    check_model,
+    collection_mask,
+    hits_for,
+    store_for,
+    top_rows,
+    vector_matrix,
+)
+
+
+class SemanticParams(Params):
+    lance_dir: str = Field(description="The LanceDB database.")
+    query: str = Field(description="What to find, in plain words.")
+    k: int = Field(50, gt=0, le=5000, description="How many chunks to return.")
+    model: str = Field("all-MiniLM-L6-v2", description="The model the chunks were embedded with.")
+    collection: str = Field("", description="Only this collection (empty: all).")
+    trust: str = Field("reference", description="Trust tier of what it finds.")
+
+
+@stage
+class RetrieveSemantic(Stage):
+    """Embed the query (one torch thread) and rank chunks by cosine similarity, exactly."""
+
+    id = "retrieve.semantic.v1"
+    Params = SemanticParams
+    outputs = {"hits": list[Hit]}
+    timeout_s = 30.0  # the first query of a process loads the model
+    on_error = "skip"
+
+    @classmethod
+    def example(cls, workdir: Path) -> Example:
+        from pica.stages.embed import EmbedChunksHashed
+
+        embed = EmbedChunksHashed.example(workdir)
+        stage = EmbedChunksHashed(EmbedChunksHashed.Params(**embed.params))
+        stage.warm_up(Context())
+        stage.run(Context())
+        return Example(
+            params={"lance_dir": embed.params["lance_dir"], "query": "alpha", "model": "hashed-words"}
+        )
+
+    def warm_up(self, ctx: Context) -> None:
+        self.store = store_for(self.params.lance_dir)
+        check_model(Path(self.params.lance_dir), self.params.model)
+        if self.params.model == "hashed-words":  # the test stand-in of embed.hash.v1
+            from pica.stages.embed import hashed_vectors
+
+            self.encode = hashed_vectors
+            return
+        from pica.stages.models import load_sentence_transformer
+
+        model = load_sentence_transformer(self.params.model, threads=1)
+        self.encode = lambda texts: model.encode(
+            texts, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+        )
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        if not self.params.query.strip():
+            return {"hits": []}
+        matrix = vector_matrix(self.store)
+        if not matrix.rows:
+            ctx.warn("no chunk has a vector yet; run `pica embed`")
+            return {"hits": []}
+        query = self.encode([self.params.query])[0]
+        scores = matrix.vectors @ query
+        picked = top_rows(scores, self.params.k, collection_mask(matrix, self.params.collection))
+        return {"hits": hits_for(self.store, matrix, picked, scores, "semantic", self.params.trust)}

@@ -1,0 +1,133 @@
+"""The chunk vectors of LanceDB held in memory as one matrix, for exact cosine search.
+
+Loaded once per process and reloaded when the chunks table has a new version, so a long-lived
+server sees new embeddings. At 100k chunks the matrix is 150 MB and a query is one matrix-vector
+product (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pica.kernel.records import Hit
+from pica.stages.store.lance_store import BATCH, LanceStore, in_list
+
+_CACHE: dict[str, VectorMatrix] = {}
+_LOCK = threading.Lock()
+
+
+@dataclass
+class VectorMatrix:
+    version: int
+    vectors: Any  # float32 (n, 384), rows normalised
+    rows: list[dict[str, Any]]  # id, doc_id, collection, path, line_start, line_end, char_start, char_end
+
+
+def vector_matrix(store: LanceStore) -> VectorMatrix:
+    import numpy as np
+
+    store.chunks.checkout_latest()
+    version = store.chunks.version
+    key = str(store.dir)
+    with _LOCK:
+        cached = _CACHE.get(key)
+        if cached is not None and cached.version == version:
+            return cached
+        columns = ["id", "doc_id", "collection", "path", "line_start", "line_end", "char_start", "char_end"]
+        table = (
+            store.chunks.search()
+            .where("vector IS NOT NULL")
+            .select([*columns, "vector"])
+            .limit(None)
+            .to_arrow()
+        )
+        flat = table.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        vectors = np.ascontiguousarray(flat.reshape(len(table), -1), dtype=np.float32)
+        rows = table.select(columns).to_pylist()
+        _CACHE[key] = VectorMatrix(version, vectors, rows)
+        return _CACHE[key]
+
+
+def top_rows(scores: Any, k: int, allowed: Any = None) -> list[int]:
+    """Indexes of the k best scores, best first (optionally only where `allowed`)."""
+    import numpy as np
+
+    if allowed is not None:
+        scores = np.where(allowed, scores, -np.inf)
+    k = min(k, len(scores))
+    if k <= 0:
+        return []
+    best = np.argpartition(-scores, k - 1)[:k]
+    best = best[np.argsort(-scores[best])]
+    return [int(i) for i in best if np.isfinite(scores[i])]
+
+
+def hits_for(
+    store: LanceStore, matrix: VectorMatrix, picked: list[int], scores: Any, via: str, trust: str
+) -> list[Hit]:
+    """Hits for matrix rows, with passages sliced from the stored documents."""
+    doc_ids = sorted({matrix.rows[i]["doc_id"] for i in picked})
+    docs = {}
+    for start in range(0, len(doc_ids), BATCH):
+        for d in LanceStore._select(
+            store.documents,
+            in_list("id", doc_ids[start : start + BATCH]),
+            ["id", "title", "text", "metadata", "source"],
+        ):
+            docs[d["id"]] = d
+    hits = []
+    for i in picked:
+        row = matrix.rows[i]
+        doc = docs.get(row["doc_id"])
+        if doc is None:
+            continue
+        hits.append(
+            Hit(
+                id=row["doc_id"],
+                chunk_id=row["id"],
+                collection=row["collection"],
+                path=row["path"],
+                title=doc["title"],
+                line_start=row["line_start"],
+                line_end=row["line_end"],
+                score=float(scores[i]),
+                passage=doc["text"][row["char_start"] : row["char_end"]],
+                source=doc["source"],
+                metadata=json.loads(doc["metadata"] or "{}"),
+                trust=trust,
+                via=via,
+            )
+        )
+    return hits
+
+
+def collection_mask(matrix: VectorMatrix, collection: str) -> Any:
+    import numpy as np
+
+    if not collection:
+        return None
+    return np.array([r["collection"] == collection for r in matrix.rows], dtype=bool)
+
+
+def store_for(lance_dir: str) -> LanceStore:
+    return LanceStore(Path(lance_dir).expanduser())
+
+
+def check_model(lance_dir: Path, model: str) -> None:
+    """A query must be embedded by the model that embedded the chunks."""
+    from pica.stages.embed import MODEL_FILE
+    from pica.stages.models import MINILM_ID, PACKAGED
+
+    path = lance_dir.expanduser() / MODEL_FILE
+    if not path.exists():
+        return
+    recorded = json.loads(path.read_text())["model"]
+    wanted = {"hashed-words": "pica/hashed-words"}.get(model, MINILM_ID if model in PACKAGED else model)
+    if recorded != wanted:
+        raise ValueError(
+            f"the chunks were embedded with {recorded}, not {wanted}; search with model={recorded}"
+        )
