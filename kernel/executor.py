@@ -148,12 +148,16 @@ def _fail(
         if isinstance(error, KeyboardInterrupt | SystemExit):
             raise error
         raise StageFailed(planned.name, planned.stage_cls.id, error) from error
+    passthrough = planned.stage_cls.passthrough
     for out, tp in planned.stage_cls.outputs.items():
-        values[(planned.name, out)] = empty(tp)
+        if out in passthrough and passthrough[out] in planned.inputs:
+            values[(planned.name, out)] = _gather(planned.inputs[passthrough[out]], values)
+        else:
+            values[(planned.name, out)] = empty(tp)
     result.status[planned.name], result.seconds[planned.name] = status, seconds
+    outcome = "its inputs pass through" if passthrough else "its outputs are empty"
     ctx.warnings.append(
-        f"stage '{planned.name}' ({planned.stage_cls.id}) {status}: "
-        f"{type(error).__name__}: {error}; its outputs are empty"
+        f"stage '{planned.name}' ({planned.stage_cls.id}) {status}: {type(error).__name__}: {error}; {outcome}"
     )
 
 

@@ -47,6 +47,9 @@ def check_stage_class(cls: type) -> list[str]:
         problems.append(f"{cls.__name__}.Params must forbid unknown keys (extra='forbid')")
     if not cls.outputs:
         problems.append(f"{cls.__name__} declares no outputs")
+    unknown = set(cls.passthrough) - set(cls.outputs) | set(cls.passthrough.values()) - set(cls.inputs)
+    if unknown:
+        problems.append(f"{cls.__name__}.passthrough names ports it does not declare: {sorted(unknown)}")
     if not cls.description():
         problems.append(f"{cls.__name__} needs a docstring; its first line is the description")
     return problems

@@ -27,12 +27,26 @@ def render_output(value: Any) -> str:
     return json.dumps(to_plain(value), indent=2, ensure_ascii=False, default=str)
 
 
-def render_hit(rank: int, hit: Hit) -> str:
+def render_hits(hits: list[Hit], show_fields: bool = False) -> str:
+    if not hits:
+        return "(no results)"
+    return "\n\n".join(render_hit(rank, hit, show_fields) for rank, hit in enumerate(hits, 1))
+
+
+def render_hit(rank: int, hit: Hit, show_fields: bool = False) -> str:
+    head = f"{rank}. {hit.id}:{hit.line_start}-{hit.line_end}  {hit.title}  (score {hit.score:.3f}"
+    head += f", {hit.trust})" if hit.trust else ")"
+    lines = [head]
+    if show_fields:
+        lines += [
+            f"   {k}: {json.dumps(v, ensure_ascii=False, default=str)}" for k, v in hit.metadata.items()
+        ]
     passage = " ".join(hit.passage.split())
-    if len(passage) > PASSAGE_CHARS:
-        passage = passage[: PASSAGE_CHARS - 1] + "…"
-    head = f"{rank}. {hit.id}:{hit.line_start}-{hit.line_end}  {hit.title}  (score {hit.score:.3f})"
-    return head + "\n" + textwrap.indent(textwrap.fill(passage, 96), "   ")
+    if passage:
+        if len(passage) > PASSAGE_CHARS:
+            passage = passage[: PASSAGE_CHARS - 1] + "…"
+        lines.append(textwrap.indent(textwrap.fill(passage, 96), "   "))
+    return "\n".join(lines)
 
 
 def render_plan(plan: Plan) -> str:

@@ -75,8 +75,10 @@ class Stage:
     outputs: ClassVar[dict[str, Any]] = {}
     # Seconds a run may take before the executor gives up on it; None means no limit.
     timeout_s: ClassVar[float | None] = None
-    # What a failure does unless the recipe says: "fail" stops the run, "skip" yields empty outputs.
+    # What a failure does unless the recipe says: "fail" stops the run, "skip" yields empty outputs,
+    # or, for outputs named here, the value of an input (a reranker that fails passes hits through).
     on_error: ClassVar[str] = "fail"
+    passthrough: ClassVar[dict[str, str]] = {}
 
     def __init__(self, params: Params):
         self.params = params

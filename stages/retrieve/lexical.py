@@ -55,12 +55,12 @@ class RetrieveLexical(Stage):
         text = self.params.query
         if not text.strip():
             return {"hits": []}
-        query = self._parse(text, conjunction=True)
+        query, plain = self._parse(text, conjunction=True)
         hits = self._search(searcher, query)
-        if not hits and not OPERATOR.search(text):
+        if not hits and (plain or not OPERATOR.search(text)):
             # Nothing has every word: take documents with any, those with most words first.
             words = [w.lower() for w in WORD.findall(text)]
-            hits = self._search(searcher, self._parse(text, conjunction=False))
+            hits = self._search(searcher, self._parse(text, conjunction=False)[0])
             hits.sort(key=lambda h: -sum(w in f"{h.title} {h.passage}".lower() for w in words))
         return {"hits": hits}
 

@@ -1,0 +1,142 @@
+"""grep over the stored chunk text: literal or regular expression, line-exact results.
+
+Fast on a large index because it never scans everything it can avoid: the words a match must
+contain are looked up in the keyword index first, and only those chunks are checked with the
+pattern. Words at the edges of a literal part are left out of that lookup, since the text
+around them may extend them (`unning` matches inside `running`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from pica.kernel.records import Hit
+from pica.kernel.registry import stage
+from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.index.keyword_index import open_for_search
+
+TOKEN = re.compile(r"[^\W_]+")  # what Tantivy's tokenizer keeps as one word
+MAX_TOKEN = 40  # Tantivy drops longer tokens, so they cannot be looked up
+SCAN_LIMIT = 2_000_000
+
+
+class GrepParams(Params):
+    index_dir: str = Field(description="Folder of the keyword index (it stores the chunk text).")
+    pattern: str = Field(description="Text to find, exactly; a regular expression with regex=true.")
+    regex: bool = Field(False, description="Treat the pattern as a Python regular expression.")
+    ignore_case: bool = Field(False, description="Match regardless of case.")
+    k: int = Field(200, gt=0, le=100_000, description="How many matching lines to return.")
+    collection: str = Field("", description="Only this collection (empty: all).")
+    trust: str = Field("reference", description="Trust tier of what it finds.")
+
+
+@stage
+class RetrieveGrep(Stage):
+    """Find exact text or a regular expression in the stored text; one hit per matching line."""
+
+    id = "retrieve.grep.v1"
+    Params = GrepParams
+    outputs = {"hits": list[Hit]}
+    timeout_s = 10.0
+    on_error = "skip"
+
+    @classmethod
+    def example(cls, workdir: Path) -> Example:
+        from pica.stages.retrieve.lexical import RetrieveLexical
+
+        params = RetrieveLexical.example(workdir).params
+        return Example(params={"index_dir": params["index_dir"], "pattern": "alpha be"})
+
+    def warm_up(self, ctx: Context) -> None:
+        self.index = open_for_search(self.params.index_dir)
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        p = self.params
+        try:
+            pattern = re.compile(p.pattern if p.regex else re.escape(p.pattern), re.I if p.ignore_case else 0)
+        except re.error as error:
+            raise ValueError(f"not a valid regular expression: {error}") from None
+        if not p.pattern:
+            return {"hits": []}
+        self.index.reload()
+        searcher = self.index.searcher()
+        words = required_words(p.pattern, p.regex)
+        query = self._prefilter(words)
+        found = searcher.search(query, limit=min(max(searcher.num_docs, 1), SCAN_LIMIT)).hits
+        hits: list[Hit] = []
+        seen: set[tuple[str, int]] = set()
+        for _, address in sorted(found, key=lambda pair: (pair[1].segment_ord, pair[1].doc)):
+            doc = searcher.doc(address).to_dict()
+            text, doc_id = doc["text"][0], doc["doc_id"][0]
+            for match in pattern.finditer(text):
+                line = doc["line_start"][0] + text.count("\n", 0, match.start())
+                if (doc_id, line) in seen:
+                    continue  # chunks overlap by a line: report it once
+                seen.add((doc_id, line))
+                begin = text.rfind("\n", 0, match.start()) + 1
+                end = text.find("\n", match.end())
+                hits.append(
+                    Hit(
+                        id=doc_id,
+                        chunk_id=doc["chunk_id"][0],
+                        collection=doc["collection"][0],
+                        path=doc["path"][0],
+                        title=doc["title"][0],
+                        line_start=line,
+                        line_end=line + match.group(0).count("\n"),
+                        score=1.0,
+                        passage=text[begin : end if end != -1 else len(text)],
+                        source=doc["source"][0],
+                        trust=p.trust,
+                        via="grep",
+                    )
+                )
+        hits.sort(key=lambda h: (h.id, h.line_start))
+        return {"hits": hits[: p.k]}
+
+    def _prefilter(self, words: list[str]) -> Any:
+        import tantivy
+
+        clauses = [f'text:"{w}"' for w in words]
+        if self.params.collection:
+            clauses.append(f'collection:"{self.params.collection}"')
+        if not clauses:
+            return tantivy.Query.all_query()
+        return self.index.parse_query(" AND ".join(clauses), ["text"])
+
+
+def required_words(pattern: str, regex: bool) -> list[str]:
+    """Whole words every match must contain, for the keyword-index prefilter."""
+    runs = literal_runs(pattern) if regex else [pattern]
+    words = []
+    for run in runs:
+        tokens = list(TOKEN.finditer(run))
+        for token in tokens:
+            touches_edge = token.start() == 0 or token.end() == len(run)
+            if not touches_edge and len(token.group()) <= MAX_TOKEN:
+                words.append(token.group().lower())
+    return sorted(set(words))
+
+
+def literal_runs(pattern: str) -> list[str]:
+    """Stretches of plain characters at the top level of a regular expression."""
+    try:
+        from re import _parser as parser  # type: ignore[attr-defined]
+    except ImportError:  # Python < 3.11
+        import sre_parse as parser  # type: ignore[no-redef]
+
+    runs, current = [], []
+    for op, value in parser.parse(pattern):
+        if str(op) == "LITERAL":
+            current.append(chr(value))
+        else:
+            if current:
+                runs.append("".join(current))
+            current = []
+    if current:
+        runs.append("".join(current))
+    return runs
