@@ -156,9 +156,8 @@ def _fail(
             values[(planned.name, out)] = empty(tp)
     result.status[planned.name], result.seconds[planned.name] = status, seconds
     outcome = "its inputs pass through" if passthrough else "its outputs are empty"
-    ctx.warnings.append(
-        f"stage '{planned.name}' ({planned.stage_cls.id}) {status}: {type(error).__name__}: {error}; {outcome}"
-    )
+    name = f"stage '{planned.name}' ({planned.stage_cls.id})"
+    ctx.warnings.append(f"{name} {status}: {type(error).__name__}: {error}; {outcome}")
 
 
 def _check_outputs(planned: PlannedStage, outputs: Any) -> None:
