@@ -70,24 +70,20 @@ class RetrieveLexical(Stage):
         found = searcher.search(query, limit=self.params.k).hits
         return [self._hit(score, searcher.doc(address)) for score, address in found]
 
-    def _parse(self, text: str, conjunction: bool) -> Any:
-        text = NEAR.sub(_near, text)
+    def _parse(self, text: str, conjunction: bool) -> tuple[Any, bool]:
+        """(query, whether it fell back to plain words because the syntax was not valid)."""
+        try:
+            return self._query(NEAR.sub(_near, text), conjunction), False
+        except ValueError:
+            words = [w.lower() for w in WORD.findall(text)]  # lower case: AND, OR are words here
+            return (self._query(" ".join(words), conjunction) if words else None), True
+
+    def _query(self, text: str, conjunction: bool) -> Any:
         if self.params.collection:
             text = f"({text}) AND collection:{json.dumps(self.params.collection)}"
-        try:
-            return self.index.parse_query(
-                text, SEARCH_FIELDS, conjunction_by_default=conjunction, field_boosts={"title": 2.0}
-            )
-        except ValueError:
-            words = WORD.findall(self.params.query)  # not valid syntax: search the plain words
-            if not words:
-                return None
-            plain = " ".join(words)
-            if self.params.collection:
-                plain = f"({plain}) AND collection:{json.dumps(self.params.collection)}"
-            return self.index.parse_query(
-                plain, SEARCH_FIELDS, conjunction_by_default=conjunction, field_boosts={"title": 2.0}
-            )
+        return self.index.parse_query(
+            text, SEARCH_FIELDS, conjunction_by_default=conjunction, field_boosts={"title": 2.0}
+        )
 
     def _hit(self, score: float, doc: Any) -> Hit:
         fields = doc.to_dict()

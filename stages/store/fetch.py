@@ -49,6 +49,8 @@ class FetchDocument(Stage):
             )
         doc = rows[0]
         lines = doc["text"].split("\n")
+        if len(lines) > 1 and lines[-1] == "":
+            lines.pop()  # the newline that ends the last line does not start another
         first = doc["first_line"]
         start, end = first, first + len(lines) - 1
         if self.params.lines:
