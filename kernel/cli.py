@@ -392,6 +392,57 @@ def get(doc_id: str, lines: str, fields: str, as_json: bool) -> None:
 
 
 @main.command()
+@click.argument("target")
+@click.option("--modes", default="", help="Comma-separated modes (default: the recipe's).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def bench(target: str, modes: str, as_json: bool) -> None:
+    """Score search modes: TARGET is a questions .json file or a bench recipe (bench/scifact).
+
+    Prints nDCG@10, MRR@10, Recall@10 and p50/p95 ms per mode; exits 1 if a row FAILs its
+    expected score.
+    """
+    from pica.kernel import runner
+    from pica.kernel.progress import Progress
+
+    variables: dict = {}
+    if modes:
+        variables["modes"] = [m.strip() for m in modes.split(",") if m.strip()]
+    if target.endswith(".json"):
+        recipe, variables["questions"] = "bench/questions", str(Path(target).expanduser().resolve())
+    else:
+        recipe = target
+    result = runner.run(recipe, variables=variables, progress=None if as_json else Progress())
+    report = result.output
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(_bench_table(report))
+        for warning in result.warnings:
+            click.echo(f"warning: {warning}", err=True)
+    if report.get("ok") is False:
+        sys.exit(1)
+
+
+def _bench_table(report: dict) -> str:
+    title = report.get("dataset", "questions")
+    lines = [
+        f"{title}: {report['questions']} questions"
+        + (f", tolerance ±{report['tolerance']}" if "tolerance" in report else "")
+    ]
+    lines.append(
+        f"{'mode':10} {'nDCG@10':>8} {'MRR@10':>8} {'R@10':>8} {'p50 ms':>8} {'p95 ms':>8}  expected"
+    )
+    for row in report["rows"]:
+        expected = ", ".join(f"{k}={v}" for k, v in row.get("expected", {}).items())
+        verdict = f"  {row['verdict']}" if row.get("verdict", "-") != "-" else ""
+        lines.append(
+            f"{row['mode']:10} {row['ndcg@10']:8.4f} {row['mrr@10']:8.4f} {row['recall@10']:8.4f} "
+            f"{row['p50_ms']:8.2f} {row['p95_ms']:8.2f}  {expected}{verdict}"
+        )
+    return "\n".join(lines)
+
+
+@main.command()
 def recipes() -> None:
     """List the bundled recipes."""
     import yaml

@@ -57,7 +57,7 @@ def compose(
         raise RecipeError(str(recipe), [_hydra_problem(error, search_path)]) from None
 
     OmegaConf.set_struct(cfg, False)
-    cfg.settings = settings
+    cfg.settings = {**settings, "recipe_dir": str(recipe.parent)}
     problems = []
     for key, value in (variables or {}).items():
         if not _has_key(cfg, key):

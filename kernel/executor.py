@@ -8,6 +8,7 @@ and a warning the result carries (`on_error: skip`).
 
 from __future__ import annotations
 
+import copy
 import queue
 import threading
 import time
@@ -38,15 +39,21 @@ class StageCache:
         self._lock = threading.Lock()
 
     def get(self, planned: PlannedStage, ctx: Context) -> Stage:
-        key = (planned.stage_cls.id, planned.params.model_dump_json())
+        cls = planned.stage_cls
+        key = (cls.id, planned.params.model_dump_json(exclude=set(cls.run_params)))
         with self._lock:
             instance = self._instances.get(key)
         if instance is None:
-            instance = planned.stage_cls(planned.params)
+            instance = cls(planned.params)
             instance.warm_up(ctx)
             with self._lock:
-                self._instances.setdefault(key, instance)
-        return instance
+                instance = self._instances.setdefault(key, instance)
+        if instance.params is planned.params:
+            return instance
+        # Same heavy state, this run's params: a shallow copy, so concurrent runs do not race.
+        clone = copy.copy(instance)
+        clone.params = planned.params
+        return clone
 
 
 def execute(

@@ -47,6 +47,8 @@ def check_stage_class(cls: type) -> list[str]:
         problems.append(f"{cls.__name__}.Params must forbid unknown keys (extra='forbid')")
     if not cls.outputs:
         problems.append(f"{cls.__name__} declares no outputs")
+    elif strays := sorted(set(cls.run_params) - set(params.model_fields)):
+        problems.append(f"{cls.__name__}.run_params names unknown params: {strays}")
     unknown = set(cls.passthrough) - set(cls.outputs) | set(cls.passthrough.values()) - set(cls.inputs)
     if unknown:
         problems.append(f"{cls.__name__}.passthrough names ports it does not declare: {sorted(unknown)}")

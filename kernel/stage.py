@@ -79,6 +79,9 @@ class Stage:
     # or, for outputs named here, the value of an input (a reranker that fails passes hits through).
     on_error: ClassVar[str] = "fail"
     passthrough: ClassVar[dict[str, str]] = {}
+    # Params that may differ from run to run (a query) without a new warm_up; a warmed-up
+    # instance is reused for them, so a server loads a model once, not once per question.
+    run_params: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, params: Params):
         self.params = params

@@ -34,6 +34,7 @@ class RerankCrossEncoder(Stage):
     Params = RerankParams
     inputs = {"hits": list[Hit]}
     outputs = {"hits": list[Hit]}
+    run_params = frozenset({"query", "top_n", "batch_size"})
     timeout_s = 30.0  # the first query of a process loads the model
     on_error = "skip"
     passthrough = {"hits": "hits"}  # without the model, the hybrid order stands

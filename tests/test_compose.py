@@ -45,7 +45,7 @@ def compose_in(layout, overrides=(), variables=None):
 def test_defaults_interpolation_and_overrides(layout):
     config = compose_in(layout, ["query=cats", "k=5"])
     assert config["stages"]["s"]["params"] == {"q": "cats", "k": 5, "dir": "/h/idx"}
-    assert config["settings"] == {"home": "/h"}
+    assert config["settings"] == {"home": "/h", "recipe_dir": str(layout[0].parent)}
 
 
 def test_team_is_applied_on_top_of_the_recipe(layout):

@@ -41,6 +41,7 @@ class RetrieveGrep(Stage):
     id = "retrieve.grep.v1"
     Params = GrepParams
     outputs = {"hits": list[Hit]}
+    run_params = frozenset({"pattern", "regex", "ignore_case", "k", "collection", "trust"})
     timeout_s = 10.0
     on_error = "skip"
 

@@ -25,6 +25,7 @@ class LexicalParams(Params):
     query: str = Field(description='Words to find; AND OR NOT NEAR "phrases" ( ) meta:word work.')
     k: int = Field(50, gt=0, le=5000, description="How many chunks to return.")
     collection: str = Field("", description="Only this collection (empty: all).")
+    require_all: bool = Field(True, description="Every word must match (falling back to any word).")
     trust: str = Field("reference", description="Trust tier of what it finds.")
 
 
@@ -35,6 +36,7 @@ class RetrieveLexical(Stage):
     id = "retrieve.lexical.v1"
     Params = LexicalParams
     outputs = {"hits": list[Hit]}
+    run_params = frozenset({"query", "k", "collection", "require_all", "trust"})
     timeout_s = 5.0
     on_error = "skip"
 
@@ -55,7 +57,7 @@ class RetrieveLexical(Stage):
         text = self.params.query
         if not text.strip():
             return {"hits": []}
-        query, plain = self._parse(text, conjunction=True)
+        query, plain = self._parse(text, conjunction=self.params.require_all)
         hits = self._search(searcher, query)
         if not hits and (plain or not OPERATOR.search(text)):
             # Nothing has every word: take documents with any, those with most words first.

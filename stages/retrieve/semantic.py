@@ -36,6 +36,7 @@ class RetrieveSemantic(Stage):
     id = "retrieve.semantic.v1"
     Params = SemanticParams
     outputs = {"hits": list[Hit]}
+    run_params = frozenset({"query", "k", "collection", "trust"})
     timeout_s = 30.0  # the first query of a process loads the model
     on_error = "skip"
 

@@ -28,6 +28,7 @@ class RetrieveSimilar(Stage):
     id = "retrieve.similar.v1"
     Params = SimilarParams
     outputs = {"hits": list[Hit]}
+    run_params = frozenset({"doc_id", "k", "collection", "trust"})
     timeout_s = 10.0
     on_error = "fail"  # an unknown id is the caller's mistake, worth an error
 
