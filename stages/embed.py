@@ -83,7 +83,27 @@ class EmbedChunks(Stage):
             done += len(rows)
             ctx.count("embedded", done, total)
         remaining = store.chunks.count_rows("vector IS NULL")
-        return {"report": {"model": self.model_id(), "embedded": done, "remaining": remaining}}
+        indexed = self._index_vectors(ctx, store, done)
+        return {
+            "report": {
+                "model": self.model_id(),
+                "embedded": done,
+                "remaining": remaining,
+                "vector_index": indexed,
+            }
+        }
+
+    def _index_vectors(self, ctx: Context, store: LanceStore, added: int) -> bool:
+        """Past the ANN threshold, (re)build the vector index that semantic search then uses."""
+        from pica.stages.retrieve.semantic import ANN_THRESHOLD
+        from pica.stages.retrieve.vectors import build_vector_index, embedded_count, has_vector_index
+
+        if embedded_count(store) < ANN_THRESHOLD or (added == 0 and has_vector_index(store)):
+            return has_vector_index(store)
+        ctx.report("building the vector index")
+        with writer_lock(self.params.home, ctx.report):
+            build_vector_index(store)
+        return True
 
     def _check_model(self, lance_dir: Path, record: bool = True) -> None:
         """Vectors of two models must never mix: the first run records its model, later ones match."""

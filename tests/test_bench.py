@@ -124,3 +124,33 @@ def test_bench_recipe_fails_when_a_score_misses(tmp_path, pica_home):
     )
     assert result.returncode == 1
     assert "lexical      1.0000" in result.stdout and result.stdout.rstrip().endswith("FAIL")
+
+
+CRANFIELD = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets", "cranfield")
+
+
+@pytest.mark.skipif(not os.path.isdir(CRANFIELD), reason="no Cranfield dataset")
+def test_cranfield_lexical_bench_is_green(pica_home):
+    result = subprocess.run(
+        [sys.executable, "-m", "pica", "bench", "bench/cranfield", "--modes", "lexical", "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["ok"] and [r["verdict"] for r in report["rows"]] == ["OK"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir(CRANFIELD), reason="no Cranfield dataset")
+def test_cranfield_bench_is_green_in_every_mode(pica_home):
+    result = subprocess.run(
+        [sys.executable, "-m", "pica", "bench", "bench/cranfield", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = {r["mode"]: r for r in json.loads(result.stdout)["rows"]}
+    assert all(r["verdict"] == "OK" for r in rows.values())
+    assert rows["hybrid"]["ndcg@10"] >= max(rows["lexical"]["ndcg@10"], rows["semantic"]["ndcg@10"])

@@ -283,7 +283,12 @@ def test_packaged_model_embeds_and_similar_texts_are_close(tmp_path, pica_home, 
     )
     index(folder, "notes")
     report = embed("embed.chunks.v1")
-    assert report == {"model": "sentence-transformers/all-MiniLM-L6-v2", "embedded": 3, "remaining": 0}
+    assert report == {
+        "model": "sentence-transformers/all-MiniLM-L6-v2",
+        "embedded": 3,
+        "remaining": 0,
+        "vector_index": False,
+    }
     import numpy as np
 
     from pica.stages.store.lance_store import LanceStore

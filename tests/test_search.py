@@ -274,3 +274,25 @@ def test_get_unknown_id_is_a_clear_error(home):
     )
     assert result.returncode == 2
     assert "no document 'notes/nope.md' in the index" in result.stderr
+
+
+def test_semantic_uses_the_vector_index_past_the_threshold(home):
+    """The ANN path (threshold lowered so a small home crosses it) finds what exact search finds."""
+    from pica.kernel.settings import Settings
+    from pica.stages.retrieve.vectors import build_vector_index, store_for
+
+    store = store_for(str(Settings().home / "lance"))
+    build_vector_index(store)
+    exact, _ = search("nightly rebuild of the index", mode="semantic", collection="notes", k=3)
+    plan_variables = {
+        "query": "nightly rebuild of the index",
+        "model": "hashed-words",
+        "collection": "notes",
+        "k": 3,
+    }
+    result = runner.run(
+        "search/semantic", ["+stages.semantic.params.ann_threshold=1"], variables=plan_variables
+    )
+    assert result.warnings == []
+    assert ids(result.output)[:2] == ids(exact)[:2]
+    assert [round(h.score, 3) for h in result.output[:2]] == [round(h.score, 3) for h in exact[:2]]

@@ -11,13 +11,21 @@ from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.retrieve.vectors import (
+    ann_hits,
     check_model,
     collection_mask,
+    embedded_count,
+    has_vector_index,
     hits_for,
     store_for,
     top_rows,
     vector_matrix,
 )
+
+# Chosen by measurement (docs/benchmarks.md): exact cosine stays under 30 ms to beyond 100k
+# vectors on 2 cores; past the threshold an IVF index with these probes keeps recall@10 >= 0.95.
+ANN_THRESHOLD = 300_000
+NPROBES = 20
 
 
 class SemanticParams(Params):
@@ -27,6 +35,10 @@ class SemanticParams(Params):
     model: str = Field("all-MiniLM-L6-v2", description="The model the chunks were embedded with.")
     collection: str = Field("", description="Only this collection (empty: all).")
     trust: str = Field("reference", description="Trust tier of what it finds.")
+    ann_threshold: int = Field(
+        ANN_THRESHOLD, gt=0, description="From this many vectors on, search the ANN index, not all vectors."
+    )
+    nprobes: int = Field(NPROBES, gt=0, description="ANN: index partitions searched per query.")
 
 
 @stage
@@ -36,7 +48,7 @@ class RetrieveSemantic(Stage):
     id = "retrieve.semantic.v1"
     Params = SemanticParams
     outputs = {"hits": list[Hit]}
-    run_params = frozenset({"query", "k", "collection", "trust"})
+    run_params = frozenset({"query", "k", "collection", "trust", "nprobes"})
     timeout_s = 30.0  # the first query of a process loads the model
     on_error = "skip"
 
@@ -70,11 +82,22 @@ class RetrieveSemantic(Stage):
     def run(self, ctx: Context) -> dict[str, Any]:
         if not self.params.query.strip():
             return {"hits": []}
+        query = self.encode([self.params.query])[0]
+        if embedded_count(self.store) >= self.params.ann_threshold and has_vector_index(self.store):
+            return {
+                "hits": ann_hits(
+                    self.store,
+                    query,
+                    self.params.k,
+                    self.params.nprobes,
+                    self.params.collection,
+                    self.params.trust,
+                )
+            }
         matrix = vector_matrix(self.store)
         if not matrix.rows:
             ctx.warn("no chunk has a vector yet; run `pica embed`")
             return {"hits": []}
-        query = self.encode([self.params.query])[0]
         scores = matrix.vectors @ query
         picked = top_rows(scores, self.params.k, collection_mask(matrix, self.params.collection))
         return {"hits": hits_for(self.store, matrix, picked, scores, "semantic", self.params.trust)}

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from pica.kernel.records import Hit
-from pica.stages.store.lance_store import BATCH, LanceStore, in_list
+from pica.stages.store.lance_store import BATCH, LanceStore, in_list, sql_text
 
 _CACHE: dict[str, VectorMatrix] = {}
+REFINE = 4
 _LOCK = threading.Lock()
 
 
@@ -131,3 +132,32 @@ def check_model(lance_dir: Path, model: str) -> None:
         raise ValueError(
             f"the chunks were embedded with {recorded}, not {wanted}; search with model={recorded}"
         )
+
+
+def embedded_count(store: LanceStore) -> int:
+    return store.chunks.count_rows("vector IS NOT NULL")
+
+
+def has_vector_index(store: LanceStore) -> bool:
+    return any("vector" in index.columns for index in store.chunks.list_indices())
+
+
+def build_vector_index(store: LanceStore) -> None:
+    """An IVF index with scalar-quantised HNSW partitions, cosine distance."""
+    from lancedb.index import IvfHnswSq
+
+    store.chunks.create_index("vector", config=IvfHnswSq(distance_type="cosine"), replace=True)
+
+
+def ann_hits(store: LanceStore, query: Any, k: int, nprobes: int, collection: str, trust: str) -> list[Hit]:
+    """Approximate nearest chunks through LanceDB's vector index."""
+    columns = ["id", "doc_id", "collection", "path", "line_start", "line_end", "char_start", "char_end"]
+    search = store.chunks.search(query, vector_column_name="vector").distance_type("cosine")
+    # refine_factor re-scores the quantised candidates with the full vectors: exact cosines.
+    search = search.nprobes(nprobes).refine_factor(REFINE).limit(k).select(columns)
+    if collection:
+        search = search.where(f"collection = {sql_text(collection)}", prefilter=True)
+    rows = search.to_arrow().to_pylist()
+    matrix = VectorMatrix(0, None, rows)
+    scores = [1.0 - r["_distance"] for r in rows]
+    return hits_for(store, matrix, list(range(len(rows))), scores, "semantic", trust)
