@@ -7,6 +7,8 @@ back as `Problem`s with the path of the key, so the caller can report them all a
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import threading
 import warnings
@@ -28,33 +30,31 @@ def compose(
     settings: dict[str, Any],
     config_dirs: list[Path],
     variables: dict[str, Any] | None = None,
+    cache_dir: Path | None = None,
 ) -> dict[str, Any]:
     """The recipe with its defaults, overrides and team merged, every interpolation resolved.
 
     `overrides` follow Hydra's grammar (`k=5`, `stages.search.params.k=5`, `team=NAME`);
     `variables` are set verbatim afterwards, for values such as queries that must not be parsed.
+    With `cache_dir`, Hydra's result (before variables and settings) is kept there, keyed by the
+    recipe, its config files and the overrides: a repeated call skips Hydra, ~0.45 s of a CLI run.
     """
     problems = _check_yaml(recipe)
     if problems:
         raise RecipeError(str(recipe), problems)
 
-    from hydra import compose as hydra_compose
-    from hydra import initialize_config_dir
-    from hydra.errors import HydraException
     from omegaconf import OmegaConf
     from omegaconf.errors import OmegaConfBaseException
 
     _register_resolvers()
     search_path = [d for d in [*config_dirs, CONFIGS_DIR] if d.is_dir()]
-    hydra_overrides = [f"hydra.searchpath=[{','.join(f'file://{d}' for d in search_path)}]"]
-    hydra_overrides += [_hydra_override(o) for o in overrides]
-    try:
-        with _HYDRA_LOCK, warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # Hydra's advice about `_self_` is noise here
-            with initialize_config_dir(version_base=None, config_dir=str(recipe.parent)):
-                cfg = hydra_compose(config_name=recipe.stem, overrides=hydra_overrides)
-    except (HydraException, OmegaConfBaseException) as error:
-        raise RecipeError(str(recipe), [_hydra_problem(error, search_path)]) from None
+    cached = _cache_path(cache_dir, recipe, overrides, search_path)
+    if cached is not None and cached.exists():
+        cfg = OmegaConf.create(cached.read_text(encoding="utf-8"))
+    else:
+        cfg = _hydra(recipe, overrides, search_path)
+        if cached is not None:
+            _write_atomically(cached, OmegaConf.to_yaml(cfg))
 
     OmegaConf.set_struct(cfg, False)
     cfg.settings = {**settings, "recipe_dir": str(recipe.parent)}
@@ -75,6 +75,47 @@ def compose(
         key = getattr(error, "full_key", "") or ""
         message = str(error).splitlines()[0]
         raise RecipeError(str(recipe), [Problem(key, message)]) from None
+
+
+def _hydra(recipe: Path, overrides: list[str], search_path: list[Path]) -> Any:
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+    from hydra.errors import HydraException
+    from omegaconf.errors import OmegaConfBaseException
+
+    hydra_overrides = [f"hydra.searchpath=[{','.join(f'file://{d}' for d in search_path)}]"]
+    hydra_overrides += [_hydra_override(o) for o in overrides]
+    try:
+        with _HYDRA_LOCK, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Hydra's advice about `_self_` is noise here
+            with initialize_config_dir(version_base=None, config_dir=str(recipe.parent)):
+                return hydra_compose(config_name=recipe.stem, overrides=hydra_overrides)
+    except (HydraException, OmegaConfBaseException) as error:
+        raise RecipeError(str(recipe), [_hydra_problem(error, search_path)]) from None
+
+
+def _cache_path(
+    cache_dir: Path | None, recipe: Path, overrides: list[str], search_path: list[Path]
+) -> Path | None:
+    """Where a composition is cached: named by everything that can change its result."""
+    if cache_dir is None:
+        return None
+    digest = hashlib.sha256()
+    for path in [recipe, *sorted(f for d in search_path for f in d.rglob("*.yaml"))]:
+        stat = path.stat()
+        digest.update(f"{path}\0{stat.st_mtime_ns}\0{stat.st_size}\0".encode())
+    digest.update("\0".join(overrides).encode())
+    return cache_dir / f"{recipe.stem}-{digest.hexdigest()[:24]}.yaml"
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache that cannot be written only costs time
 
 
 def _register_resolvers() -> None:

@@ -92,8 +92,9 @@ def load_plan(
     settings: dict[str, Any],
     config_dirs: list[Path] = (),  # type: ignore[assignment]
     variables: dict[str, Any] | None = None,
+    cache_dir: Path | None = None,
 ) -> Plan:
-    config = compose(recipe, overrides, settings, list(config_dirs), variables)
+    config = compose(recipe, overrides, settings, list(config_dirs), variables, cache_dir)
     return build_plan(config, registry, source=str(recipe))
 
 

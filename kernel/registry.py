@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
 import pkgutil
 import re
 from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -78,7 +80,10 @@ class Registry:
         return cls
 
     def get(self, stage_id: str) -> type[Stage]:
-        self._load_builtins()
+        if stage_id not in self.stages:
+            self._load_declaring_module(stage_id)
+        if stage_id not in self.stages:
+            self._load_builtins()
         if stage_id not in self.stages:
             for ep in self._entry_points():
                 if ep.name == stage_id:
@@ -104,6 +109,29 @@ class Registry:
 
     def _entry_points(self) -> list[EntryPoint]:
         return list(entry_points(group=self.group))
+
+    def _load_declaring_module(self, stage_id: str) -> None:
+        """Import just the in-tree module whose source declares `id = "<stage_id>"`.
+
+        Reading two dozen small files costs ~2 ms; importing every stage module, ~150 ms of a
+        CLI call. Anything not found this way falls back to importing them all.
+        """
+        if self.builtin_package is None:
+            return
+        spec = importlib.util.find_spec(self.builtin_package)
+        if spec is None or not spec.submodule_search_locations:
+            return
+        needle = f'id = "{stage_id}"'
+        for folder in spec.submodule_search_locations:
+            for path in sorted(Path(folder).rglob("*.py")):
+                if needle in path.read_text(encoding="utf-8", errors="replace"):
+                    parts = path.relative_to(folder).with_suffix("").parts
+                    name = ".".join((self.builtin_package, *parts))
+                    try:
+                        importlib.import_module(name)
+                    except Exception as error:
+                        self.failures[name] = f"{type(error).__name__}: {error}"
+                    return
 
     def _load_builtins(self) -> None:
         if self._builtins_loaded or self.builtin_package is None:

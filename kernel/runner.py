@@ -41,6 +41,7 @@ def plan(
         settings.as_config(),
         [user_configs],
         variables,
+        cache_dir=settings.cache_dir.expanduser() / "recipes",
     )
 
 

@@ -5,6 +5,7 @@ These are facts about this machine and process; what a pipeline does lives in re
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pydantic import Field
@@ -19,6 +20,10 @@ class Settings(BaseSettings):
         description="Where indexes and state live.",
     )
     debug: bool = Field(default=False, description="Show Python tracebacks on errors.")
+    cache_dir: Path = Field(
+        default_factory=lambda: Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pica",
+        description="Disposable caches (composed recipes); safe to delete.",
+    )
 
     def as_config(self) -> dict[str, str]:
         """The values recipes may interpolate as `${settings.NAME}`."""

@@ -96,9 +96,9 @@ class EmbedChunks(Stage):
     def _index_vectors(self, ctx: Context, store: LanceStore, added: int) -> bool:
         """Past the ANN threshold, (re)build the vector index that semantic search then uses."""
         from pica.stages.retrieve.semantic import ANN_THRESHOLD
-        from pica.stages.retrieve.vectors import build_vector_index, embedded_count, has_vector_index
+        from pica.stages.retrieve.vectors import build_vector_index, chunk_count, has_vector_index
 
-        if embedded_count(store) < ANN_THRESHOLD or (added == 0 and has_vector_index(store)):
+        if chunk_count(store) < ANN_THRESHOLD or (added == 0 and has_vector_index(store)):
             return has_vector_index(store)
         ctx.report("building the vector index")
         with writer_lock(self.params.home, ctx.report):

@@ -79,3 +79,17 @@ def test_composition_leaves_the_working_directory_alone(layout, tmp_path, monkey
     compose_in(layout, ["query=cats"])
     assert os.getcwd() == str(work)
     assert list(work.iterdir()) == []  # no outputs/ or .hydra/ folders
+
+
+def test_a_cached_composition_equals_a_fresh_one_and_follows_config_changes(layout, tmp_path):
+    recipe, configs = layout
+    cache = tmp_path / "cache"
+
+    def composed():
+        return compose(recipe, ["query=cats"], {"home": "/h"}, [configs], {"k": 4}, cache_dir=cache)
+
+    fresh = composed()
+    assert len(list(cache.iterdir())) == 1
+    assert composed() == fresh == compose(recipe, ["query=cats"], {"home": "/h"}, [configs], {"k": 4})
+    (configs / "storage" / "local.yaml").write_text("index_dir: /elsewhere\n")
+    assert composed()["stages"]["s"]["params"]["dir"] == "/elsewhere"  # a changed config is a new key

@@ -13,8 +13,8 @@ from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.retrieve.vectors import (
     ann_hits,
     check_model,
+    chunk_count,
     collection_mask,
-    embedded_count,
     has_vector_index,
     hits_for,
     store_for,
@@ -83,7 +83,7 @@ class RetrieveSemantic(Stage):
         if not self.params.query.strip():
             return {"hits": []}
         query = self.encode([self.params.query])[0]
-        if embedded_count(self.store) >= self.params.ann_threshold and has_vector_index(self.store):
+        if chunk_count(self.store) >= self.params.ann_threshold and has_vector_index(self.store):
             return {
                 "hits": ann_hits(
                     self.store,
