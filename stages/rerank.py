@@ -23,7 +23,8 @@ class RerankParams(Params):
     top_n: int = Field(40, gt=0, le=1000, description="How many of the best candidates to rescore.")
     batch_size: int = Field(40, gt=0, description="Pairs per model call.")
     max_length: int = Field(256, gt=8, description="Word pieces read per pair; the rest is cut.")
-    threads: int = Field(1, ge=1, description="Torch threads (one per process measures best here).")
+    # 40 pairs take ~0.68 s with both cores and ~1.3 s with one (docs/benchmarks.md).
+    threads: int = Field(0, ge=0, description="Torch threads while scoring; 0 = one per core.")
 
 
 @stage
@@ -48,9 +49,6 @@ class RerankCrossEncoder(Stage):
         return Example(params={"query": "passage", "model": str(model)}, inputs={"hits": hits})
 
     def warm_up(self, ctx: Context) -> None:
-        import torch
-
-        torch.set_num_threads(self.params.threads)
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         from sentence_transformers import CrossEncoder
 
@@ -68,8 +66,16 @@ class RerankCrossEncoder(Stage):
         head, tail = hits[: self.params.top_n], hits[self.params.top_n :]
         if not head or not self.params.query.strip():
             return {"hits": hits}
+        import torch
+
         pairs = [(self.params.query, f"{h.title}\n{h.passage}") for h in head]
-        scores = self.model.predict(pairs, batch_size=self.params.batch_size, show_progress_bar=False)
+        # Torch's thread count is per process: set it for this batch, then give it back.
+        previous = torch.get_num_threads()
+        torch.set_num_threads(self.params.threads or os.cpu_count() or 1)
+        try:
+            scores = self.model.predict(pairs, batch_size=self.params.batch_size, show_progress_bar=False)
+        finally:
+            torch.set_num_threads(previous)
         rescored = sorted(
             (replace(h, score=float(s), via="rerank") for h, s in zip(head, scores, strict=True)),
             key=lambda h: -h.score,

@@ -164,7 +164,7 @@ def ann_hits(store: LanceStore, query: Any, k: int, nprobes: int, collection: st
     columns = ["id", "doc_id", "collection", "path", "line_start", "line_end", "char_start", "char_end"]
     search = store.chunks.search(query, vector_column_name="vector").distance_type("cosine")
     # refine_factor re-scores the quantised candidates with the full vectors: exact cosines.
-    search = search.nprobes(nprobes).refine_factor(REFINE).limit(k).select(columns)
+    search = search.nprobes(nprobes).refine_factor(REFINE).limit(k).select([*columns, "_distance"])
     if collection:
         search = search.where(f"collection = {sql_text(collection)}", prefilter=True)
     rows = search.to_arrow().to_pylist()
