@@ -16,7 +16,7 @@ from tests.conftest import DOCUMENTS, REPO, needs_corpus
 
 def pica(*args, env=None, check=False):
     result = subprocess.run(
-        [sys.executable, "-m", "pica.kernel.cli", *args],
+        [sys.executable, "-m", "pica", *args],
         capture_output=True,
         text=True,
         env={**os.environ, **(env or {})},
@@ -163,7 +163,7 @@ def test_ctrl_c_stops_cleanly(plugin_path, tmp_path):
     recipe = tmp_path / "wait.yaml"
     recipe.write_text("kind: search\nstages:\n  w: {use: plugin.wait.v1}\noutput: w.text\n")
     process = subprocess.Popen(
-        [sys.executable, "-m", "pica.kernel.cli", "run", str(recipe)],
+        [sys.executable, "-m", "pica", "run", str(recipe)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

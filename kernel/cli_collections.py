@@ -1,0 +1,167 @@
+"""`pica add`, `rm`, `index`, `embed`, `status`: document collections, through their recipes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from pica.kernel.cli import main
+
+
+@main.command()
+@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--name", help="The collection's name (default: the folder's name).")
+@click.option("--include", multiple=True, help="Only files matching this pattern (repeatable).")
+@click.option("--exclude", multiple=True, help="Leave out paths matching this pattern (repeatable).")
+@click.option("--text-field", multiple=True, help="JSON Lines: field(s) holding the text.")
+@click.option("--id-field", multiple=True, help="JSON Lines: field(s) holding the record id.")
+@click.option("--title-field", multiple=True, help="JSON Lines: field(s) holding the title.")
+def add(path: Path, name: str | None, include, exclude, text_field, id_field, title_field) -> None:
+    """Register the folder PATH as a collection (index it with `pica index`)."""
+    from pica.kernel.collections import Collections
+    from pica.kernel.settings import Settings
+
+    options = {
+        key: list(values)
+        for key, values in {
+            "include": include,
+            "exclude": exclude,
+            "jsonl_text_fields": text_field,
+            "jsonl_id_fields": id_field,
+            "jsonl_title_fields": title_field,
+        }.items()
+        if values
+    }
+    name = name or path.expanduser().resolve().name
+    added = Collections(Settings().home).add(path, name, options)
+    click.echo(f"added collection '{added.name}' ({added.path}); run `pica index` to index it")
+
+
+@main.command()
+@click.argument("name")
+def rm(name: str) -> None:
+    """Remove collection NAME from the indexes (its files stay on disk)."""
+    from pica.kernel import runner
+    from pica.kernel.collections import Collections
+    from pica.kernel.settings import Settings
+
+    collections = Collections(Settings().home)
+    collections.get(name)
+    report = runner.run("ingest/remove", variables={"collection": name}).output
+    collections.remove(name)
+    click.echo(f"removed collection '{name}' ({report['documents_removed']} documents)")
+
+
+@main.command()
+@click.argument("names", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print what changed as JSON.")
+def index(names: tuple[str, ...], as_json: bool) -> None:
+    """Index every collection (or those NAMED): only files changed since the last run."""
+    from pica.kernel import runner
+    from pica.kernel.collections import Collections
+    from pica.kernel.progress import Progress
+    from pica.kernel.records import to_plain
+    from pica.kernel.settings import Settings
+
+    collections = Collections(Settings().home)
+    chosen = [collections.get(n) for n in names] if names else collections.all()
+    if not chosen:
+        raise click.UsageError("no collections yet: add one with `pica add PATH --name NAME`")
+    progress = Progress()
+    results = {}
+    for collection in chosen:
+        progress.message(f"indexing '{collection.name}' ({collection.path})")
+        variables = {"path": collection.path, "collection": collection.name, **collection.options}
+        result = runner.run("ingest/files", variables=variables, progress=progress)
+        stored = result.output["stored"]
+        results[collection.name] = {
+            "added_or_changed": len(stored.added),
+            "removed": len(set(stored.removed) - set(stored.added)),
+            "skipped": to_plain(result.output["skipped"]),
+            "keyword_index": result.output["keyword"],
+        }
+        if not as_json:
+            click.echo(
+                f"{collection.name}: {len(stored.added)} documents added or changed, "
+                f"{results[collection.name]['removed']} removed, "
+                f"{len(result.output['skipped'])} files skipped"
+            )
+            for skipped in result.output["skipped"]:
+                click.echo(f"  skipped {skipped.path}: {skipped.reason}")
+    if as_json:
+        click.echo(json.dumps(results, indent=2, ensure_ascii=False))
+
+
+@main.command()
+@click.option(
+    "--model",
+    default="all-MiniLM-L6-v2",
+    show_default=True,
+    help="Embedding model: name, folder or hub id.",
+)
+def embed(model: str) -> None:
+    """Embed every chunk that has no vector yet (resumes where an interrupted run stopped)."""
+    from pica.kernel import runner
+    from pica.kernel.progress import Progress
+
+    report = runner.run("ingest/embed", variables={"model": model}, progress=Progress()).output
+    click.echo(
+        f"embedded {report['embedded']:,} chunks with {report['model']}; "
+        f"{report['remaining']:,} without a vector"
+    )
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def status(as_json: bool) -> None:
+    """Collections with their file, document, chunk and embedded counts, sizes and times."""
+    from pica.kernel import runner
+    from pica.kernel.collections import Collections
+    from pica.kernel.settings import Settings
+
+    home = Settings().home
+    found = runner.run("ingest/status").output
+    for collection in Collections(home).all():
+        entry = found["collections"].setdefault(
+            collection.name,
+            {
+                "files": 0,
+                "skipped": 0,
+                "indexed_at": None,
+                "documents": 0,
+                "chunks": 0,
+                "embedded": 0,
+                "skipped_files": [],
+            },
+        )
+        entry["path"] = collection.path
+    if as_json:
+        click.echo(json.dumps({"home": str(home), **found}, indent=2, ensure_ascii=False))
+        return
+    click.echo(
+        f"home {home}  (LanceDB {_size(found['lance_bytes'])}, keyword index {_size(found['keyword_bytes'])})"
+    )
+    columns = ("files", "skipped", "docs", "chunks", "embedded")
+    click.echo(f"{'collection':20} " + " ".join(f"{c:>8}" for c in columns) + "  last indexed")
+    for name, c in found["collections"].items():
+        when = _time(c["indexed_at"])
+        click.echo(
+            f"{name:20} {c['files']:7} {c['skipped']:7} {c['documents']:7} {c['chunks']:8} "
+            f"{c['embedded']:8}  {when}"
+        )
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+def _time(stamp: float | None) -> str:
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M:%S") if stamp else "never"

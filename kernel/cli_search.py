@@ -1,0 +1,170 @@
+"""`pica search`, `similar`, `get`, `bench`: the search recipes from the command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from pica.kernel.cli import main
+
+MODES = ("lexical", "grep", "semantic", "hybrid", "rerank")
+
+
+@main.command(context_settings={"ignore_unknown_options": False})
+@click.argument("query")
+@click.option("--mode", "-m", type=click.Choice(MODES), default="lexical", show_default=True)
+@click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
+@click.option("-c", "--collection", default="", help="Only this collection.")
+@click.option("--path", "path_glob", default="", help="Only paths matching this glob.")
+@click.option("-f", "--filter", "filters", multiple=True, help="FIELD=VALUE[,VALUE] (also != > >= < <=).")
+@click.option("--fields", default="", help="Metadata fields to show: a,b or *.")
+@click.option("--compact", is_flag=True, help="Leave out passage text.")
+@click.option("--sort", default="", help="Sort by FIELD, or -FIELD for descending (default: score).")
+@click.option("--all-passages", is_flag=True, help="Every matching passage, not one per document.")
+@click.option("--regex", is_flag=True, help="grep: the query is a regular expression.")
+@click.option("-i", "--ignore-case", is_flag=True, help="grep: match regardless of case.")
+@click.option("--model", default=None, help="Embedding model (semantic, hybrid, rerank).")
+@click.option("--reranker", default=None, help="Cross-encoder folder or cached hub id (rerank).")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def search(
+    query: str,
+    mode: str,
+    k: int,
+    collection: str,
+    path_glob: str,
+    filters: tuple[str, ...],
+    fields: str,
+    compact: bool,
+    sort: str,
+    all_passages: bool,
+    regex: bool,
+    ignore_case: bool,
+    model: str | None,
+    reranker: str | None,
+    as_json: bool,
+) -> None:
+    """Search the local index for QUERY; one result per document with its best passage."""
+    variables: dict = {
+        "query": query,
+        "k": k,
+        "collection": collection,
+        "path": path_glob,
+        "filters": list(filters),
+        "sort": sort,
+        "compact": compact,
+    }
+    if all_passages:
+        variables["all_passages"] = True
+    if fields:
+        variables["fields"] = [f.strip() for f in fields.split(",") if f.strip()]
+    if mode == "grep":
+        variables.update(regex=regex, ignore_case=ignore_case)
+    if model and mode in ("semantic", "hybrid", "rerank"):
+        variables["model"] = model
+    if reranker and mode == "rerank":
+        variables["reranker"] = reranker
+    _print_hits(f"search/{mode}", variables, as_json, show_fields=bool(fields))
+
+
+@main.command()
+@click.argument("doc_id")
+@click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
+@click.option("-c", "--collection", default="", help="Only this collection.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def similar(doc_id: str, k: int, collection: str, as_json: bool) -> None:
+    """Documents like DOC_ID (collection/path), from its chunk vectors."""
+    _print_hits("search/similar", {"id": doc_id, "k": k, "collection": collection}, as_json, False)
+
+
+def _print_hits(recipe: str, variables: dict, as_json: bool, show_fields: bool) -> None:
+    from pica.kernel import render, runner
+    from pica.kernel.records import to_plain
+
+    result = runner.run(recipe, variables=variables)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"hits": to_plain(result.output), "warnings": result.warnings},
+                indent=2,
+                ensure_ascii=False,
+                default=str,
+            )
+        )
+    else:
+        click.echo(render.render_hits(result.output, show_fields))
+    for warning in [] if as_json else result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+
+@main.command()
+@click.argument("doc_id")
+@click.option("--lines", default="", help="FIRST-LAST file lines, e.g. 14-23.")
+@click.option("--fields", default="*", help="Metadata fields to show: a,b or *.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def get(doc_id: str, lines: str, fields: str, as_json: bool) -> None:
+    """Print document DOC_ID (or a range of its lines) as the index holds it."""
+    from pica.kernel import runner
+
+    chosen = [f.strip() for f in fields.split(",") if f.strip()]
+    document = runner.run("search/get", variables={"id": doc_id, "lines": lines, "fields": chosen}).output
+    if as_json:
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False, default=str))
+        return
+    click.echo(f"# {document['id']}:{document['line_start']}-{document['line_end']}  {document['title']}")
+    for key, value in document["metadata"].items():
+        click.echo(f"# {key}: {json.dumps(value, ensure_ascii=False, default=str)}")
+    click.echo(document["text"])
+
+
+@main.command()
+@click.argument("target")
+@click.option("--modes", default="", help="Comma-separated modes (default: the recipe's).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def bench(target: str, modes: str, as_json: bool) -> None:
+    """Score search modes: TARGET is a questions .json file or a bench recipe (bench/scifact).
+
+    Prints nDCG@10, MRR@10, Recall@10 and p50/p95 ms per mode; exits 1 if a row FAILs its
+    expected score.
+    """
+    from pica.kernel import runner
+    from pica.kernel.progress import Progress
+
+    variables: dict = {}
+    if modes:
+        variables["modes"] = [m.strip() for m in modes.split(",") if m.strip()]
+    if target.endswith(".json"):
+        recipe, variables["questions"] = "bench/questions", str(Path(target).expanduser().resolve())
+    else:
+        recipe = target
+    result = runner.run(recipe, variables=variables, progress=None if as_json else Progress())
+    report = result.output
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(_bench_table(report))
+        for warning in result.warnings:
+            click.echo(f"warning: {warning}", err=True)
+    if report.get("ok") is False:
+        sys.exit(1)
+
+
+def _bench_table(report: dict) -> str:
+    title = report.get("dataset", "questions")
+    lines = [
+        f"{title}: {report['questions']} questions"
+        + (f", tolerance ±{report['tolerance']}" if "tolerance" in report else "")
+    ]
+    lines.append(
+        f"{'mode':10} {'nDCG@10':>8} {'MRR@10':>8} {'R@10':>8} {'p50 ms':>8} {'p95 ms':>8}  expected"
+    )
+    for row in report["rows"]:
+        expected = ", ".join(f"{k}={v}" for k, v in row.get("expected", {}).items())
+        verdict = f"  {row['verdict']}" if row.get("verdict", "-") != "-" else ""
+        lines.append(
+            f"{row['mode']:10} {row['ndcg@10']:8.4f} {row['mrr@10']:8.4f} {row['recall@10']:8.4f} "
+            f"{row['p50_ms']:8.2f} {row['p95_ms']:8.2f}  {expected}{verdict}"
+        )
+    return "\n".join(lines)
