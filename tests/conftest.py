@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+import os
 import socket
 from pathlib import Path
 
 import pytest
+
+# Nothing may come from a model hub in tests: models load from installed packages or test folders.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus"
