@@ -26,6 +26,9 @@ class LexicalParams(Params):
     k: int = Field(50, gt=0, le=5000, description="How many chunks to return.")
     collection: str = Field("", description="Only this collection (empty: all).")
     require_all: bool = Field(True, description="Every word must match (falling back to any word).")
+    # Every chunk repeats its document's title, so a title match counts once per chunk already;
+    # 0.5 measured best of 0-3 on both benchmark sets (docs/benchmarks.md).
+    title_boost: float = Field(0.5, ge=0, description="Weight of title matches against text matches.")
     trust: str = Field("reference", description="Trust tier of what it finds.")
 
 
@@ -36,7 +39,7 @@ class RetrieveLexical(Stage):
     id = "retrieve.lexical.v1"
     Params = LexicalParams
     outputs = {"hits": list[Hit]}
-    run_params = frozenset({"query", "k", "collection", "require_all", "trust"})
+    run_params = frozenset({"query", "k", "collection", "require_all", "title_boost", "trust"})
     timeout_s = 5.0
     on_error = "skip"
 
@@ -84,7 +87,10 @@ class RetrieveLexical(Stage):
         if self.params.collection:
             text = f"({text}) AND collection:{json.dumps(self.params.collection)}"
         return self.index.parse_query(
-            text, SEARCH_FIELDS, conjunction_by_default=conjunction, field_boosts={"title": 2.0}
+            text,
+            SEARCH_FIELDS,
+            conjunction_by_default=conjunction,
+            field_boosts={"title": self.params.title_boost},
         )
 
     def _hit(self, score: float, doc: Any) -> Hit:
