@@ -3,7 +3,8 @@
 Each stage runs in a daemon thread so that one that hangs past its `timeout_s` can be abandoned
 (Python cannot kill a thread; a daemon thread at least never blocks the process from exiting).
 A stage that raises or times out either stops the run (`on_error: fail`) or yields empty outputs
-and a warning the result carries (`on_error: skip`).
+(or, for outputs it names in `passthrough`, its inputs) and a warning the result carries
+(`on_error: skip`).
 """
 
 from __future__ import annotations
