@@ -18,7 +18,13 @@ from pica.kernel.cli import main
 @click.option("--text-field", multiple=True, help="JSON Lines: field(s) holding the text.")
 @click.option("--id-field", multiple=True, help="JSON Lines: field(s) holding the record id.")
 @click.option("--title-field", multiple=True, help="JSON Lines: field(s) holding the title.")
-def add(path: Path, name: str | None, include, exclude, text_field, id_field, title_field) -> None:
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Changed files read per run (default 5000); lower it for folders of large files.",
+)
+def add(path: Path, name: str | None, include, exclude, text_field, id_field, title_field, batch) -> None:
     """Register the folder PATH as a collection (index it with `pica index`)."""
     from pica.kernel.collections import Collections
     from pica.kernel.settings import Settings
@@ -34,6 +40,8 @@ def add(path: Path, name: str | None, include, exclude, text_field, id_field, ti
         }.items()
         if values
     }
+    if batch:
+        options["batch"] = batch
     name = name or path.expanduser().resolve().name
     added = Collections(Settings().home).add(path, name, options)
     click.echo(f"added collection '{added.name}' ({added.path}); run `pica index` to index it")
@@ -74,22 +82,28 @@ def index(names: tuple[str, ...], as_json: bool) -> None:
     for collection in chosen:
         progress.message(f"indexing '{collection.name}' ({collection.path})")
         variables = {"path": collection.path, "collection": collection.name, **collection.options}
-        result = runner.run("ingest/files", variables=variables, progress=progress)
-        stored = result.output["stored"]
+        added, removed, skipped, keyword = set(), set(), [], {}
+        while True:  # one batch of changed files per run, each committed before the next
+            output = runner.run("ingest/files", variables=variables, progress=progress).output
+            added |= set(output["stored"].added)
+            removed |= set(output["stored"].removed)
+            skipped += output["skipped"]
+            keyword = output["keyword"]
+            if not output["files"].postponed:
+                break
         results[collection.name] = {
-            "added_or_changed": len(stored.added),
-            "removed": len(set(stored.removed) - set(stored.added)),
-            "skipped": to_plain(result.output["skipped"]),
-            "keyword_index": result.output["keyword"],
+            "added_or_changed": len(added),
+            "removed": len(removed - added),
+            "skipped": to_plain(skipped),
+            "keyword_index": keyword,
         }
         if not as_json:
             click.echo(
-                f"{collection.name}: {len(stored.added)} documents added or changed, "
-                f"{results[collection.name]['removed']} removed, "
-                f"{len(result.output['skipped'])} files skipped"
+                f"{collection.name}: {len(added)} documents added or changed, "
+                f"{len(removed - added)} removed, {len(skipped)} files skipped"
             )
-            for skipped in result.output["skipped"]:
-                click.echo(f"  skipped {skipped.path}: {skipped.reason}")
+            for entry in skipped:
+                click.echo(f"  skipped {entry.path}: {entry.reason}")
     if as_json:
         click.echo(json.dumps(results, indent=2, ensure_ascii=False))
 

@@ -83,6 +83,7 @@ class FileChanges:
     changed: list[FileRef] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    postponed: list[str] = field(default_factory=list)  # changed too, left for the next batch
 
 
 @dataclass(slots=True)

@@ -28,6 +28,9 @@ class ScanParams(Params):
     home: str = Field(description="Where the catalog of indexed files lives (PICA_HOME).")
     include: list[str] = Field(default=SUPPORTED, description="File name patterns to index.")
     exclude: list[str] = Field(default=[], description="Path patterns to leave out.")
+    batch: int = Field(
+        0, ge=0, description="Hand on at most this many changed files (0: all); the rest wait."
+    )
 
 
 @stage
@@ -66,9 +69,13 @@ class ScanFiles(Stage):
             else:
                 changes.changed.append(ref)
         changes.deleted = sorted(set(known) - present)
+        if self.params.batch and len(changes.changed) > self.params.batch:
+            changes.postponed = [f.path for f in changes.changed[self.params.batch :]]
+            changes.changed = changes.changed[: self.params.batch]
+        later = f", {len(changes.postponed)} for the next batch" if changes.postponed else ""
         ctx.report(
             f"{len(changes.changed)} changed, {len(changes.deleted)} deleted, "
-            f"{len(changes.unchanged)} unchanged"
+            f"{len(changes.unchanged)} unchanged{later}"
         )
         return {"files": changes}
 

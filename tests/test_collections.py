@@ -425,3 +425,27 @@ def test_progress_is_a_bar_on_a_terminal(tmp_path, pica_home):
     os.close(leader)
     text = output.decode()
     assert "\rtext: read" in text and "[##############################] 30/30" in text
+
+
+def test_index_works_in_batches_and_keeps_postponed_files(tmp_path, pica_home):
+    folder = make_folder(tmp_path / "notes", {f"n{i}.md": f"note {i} words\n" for i in range(5)})
+    first = index(folder, "notes", batch=2)
+    assert len(first["stored"].added) == 2 and len(first["files"].postponed) == 3
+    (folder / "n4.md").write_text("note 4 changed\n")  # a postponed file that changes meanwhile
+    second = index(folder, "notes", batch=2)
+    assert len(second["stored"].added) == 2 and second["stored"].removed == []  # nothing taken as deleted
+    third = index(folder, "notes", batch=2)
+    assert len(third["stored"].added) == 1 and third["files"].postponed == []
+    assert len(snapshot()["documents"]) == 5
+    assert index(folder, "notes", batch=2)["stored"].added == []
+
+
+def test_cli_index_loops_over_batches(tmp_path, pica_home):
+    folder = make_folder(tmp_path / "notes", {f"n{i}.md": f"note {i}\n" for i in range(7)})
+    subprocess.run(
+        [sys.executable, "-m", "pica", "add", str(folder), "--batch", "3"], check=True, capture_output=True
+    )
+    result = subprocess.run([sys.executable, "-m", "pica", "index"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "notes: 7 documents added or changed" in result.stdout
+    assert result.stderr.count("for the next batch") == 2

@@ -81,7 +81,7 @@ class StoreLance(Stage):
         previous = store.documents_version()
         existing = store.doc_hashes(files.collection)
         changed_paths = {f.path for f in files.changed}
-        on_disk = changed_paths | set(files.unchanged)
+        on_disk = changed_paths | set(files.unchanged) | set(files.postponed)
         failed = {s.path: s.reason for s in skipped if s.path in changed_paths}
         incoming = {d.id: (d, document_hash(d)) for d in documents}
 
