@@ -26,7 +26,8 @@ def main() -> None:
     rows = store.pending(10**9)
     texts = [f"{title}\n{text}" for _, _, title, text in rows]
 
-    stage = EmbedChunks(EmbedChunks.Params(home=str(home), lance_dir=str(home / "lance")))
+    threads = int(os.environ.get("THREADS", "0"))  # 0: one per core, as `pica embed` does
+    stage = EmbedChunks(EmbedChunks.Params(home=str(home), lance_dir=str(home / "lance"), threads=threads))
     stage.warm_up(Context())
     stage.encode(texts[:32])  # warm the model up
 
@@ -42,7 +43,7 @@ def main() -> None:
     bare = (before + bare_encode()) / 2  # one run each side of the pipeline, against drift
 
     n = len(texts)
-    print(f"{n} chunks, {os.cpu_count()} torch threads")
+    print(f"{n} chunks, {threads or os.cpu_count()} torch threads")
     print(f"bare model encode: {bare:.1f} s = {n / bare:.1f} chunks/s")
     print(f"pica embed stage:  {pipeline:.1f} s = {report['embedded'] / pipeline:.1f} chunks/s")
     print(f"pipeline overhead: {100 * (pipeline / bare - 1):+.1f}%")
