@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pica.kernel.errors import PicaError
+from pica.kernel.files import write_atomically
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -60,7 +60,4 @@ class Collections:
         self._save([c for c in self.all() if c.name != name])
 
     def _save(self, collections: list[Collection]) -> None:
-        self.file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.file.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"collections": [asdict(c) for c in collections]}, indent=2))
-        os.replace(tmp, self.file)
+        write_atomically(self.file, json.dumps({"collections": [asdict(c) for c in collections]}, indent=2))

@@ -7,8 +7,8 @@ back as `Problem`s with the path of the key, so the caller can report them all a
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import os
 import re
 import threading
 import warnings
@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from pica.kernel.errors import PicaError, Problem, RecipeError
+from pica.kernel.files import write_atomically
 from pica.kernel.paths import CONFIGS_DIR
 
 # Hydra keeps its configuration in a process-wide singleton: one composition at a time.
@@ -54,7 +55,7 @@ def compose(
     else:
         cfg = _hydra(recipe, overrides, search_path)
         if cached is not None:
-            _write_atomically(cached, OmegaConf.to_yaml(cfg))
+            _write_cache(cached, OmegaConf.to_yaml(cfg))
 
     OmegaConf.set_struct(cfg, False)
     cfg.settings = {**settings, "recipe_dir": str(recipe.parent)}
@@ -108,14 +109,9 @@ def _cache_path(
     return cache_dir / f"{recipe.stem}-{digest.hexdigest()[:24]}.yaml"
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a cache that cannot be written only costs time
+def _write_cache(path: Path, text: str) -> None:
+    with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
+        write_atomically(path, text)
 
 
 def _register_resolvers() -> None:

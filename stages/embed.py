@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import Field
 
+from pica.kernel.files import write_atomically
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.models import MINILM_ID, PACKAGED, load_sentence_transformer
@@ -119,9 +120,7 @@ class EmbedChunks(Stage):
             return
         if not record:
             return
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(wanted))
-        os.replace(tmp, path)
+        write_atomically(path, json.dumps(wanted))
 
 
 @stage

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 from typing import Any
+
+from pica.kernel.files import write_atomically
 
 LAYOUT = 3  # bump when the schema changes: an index of another layout is rebuilt, never misread
 MARKER = "pica-layout.json"  # {"layout": N, "lance_version": V}: what the index reflects
@@ -44,10 +45,8 @@ def read_marker(index_dir: str | Path) -> dict[str, Any]:
 
 
 def write_marker(index_dir: str | Path, lance_version: int) -> None:
-    path = Path(index_dir).expanduser() / MARKER
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"layout": LAYOUT, "lance_version": lance_version}))
-    os.replace(tmp, path)  # atomic: the marker is either the old one or the new one
+    marker = json.dumps({"layout": LAYOUT, "lance_version": lance_version})
+    write_atomically(Path(index_dir).expanduser() / MARKER, marker)
 
 
 def open_for_search(index_dir: str | Path) -> Any:

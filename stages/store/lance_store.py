@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from pica.kernel.files import write_atomically
 from pica.kernel.records import Chunk, Document
 
 VECTOR_DIM = 384
@@ -103,9 +104,7 @@ class LanceStore:
 
     @staticmethod
     def _write_layout(path: Path, layout: int) -> None:
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"layout": layout}))
-        tmp.replace(path)
+        write_atomically(path, json.dumps({"layout": layout}))
 
     def documents_version(self) -> int:
         self.documents.checkout_latest()
