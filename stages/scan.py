@@ -54,11 +54,8 @@ class ScanFiles(Stage):
         if not root.is_dir():
             raise FileNotFoundError(f"{root} is not a folder")
         collection = self.params.collection or root.name
-        catalog = Catalog(self.params.home)
-        try:
+        with Catalog(self.params.home) as catalog:
             known = catalog.files(collection)
-        finally:
-            catalog.close()
         changes = FileChanges(collection, str(root))
         present = set()
         for ref in self._walk(root):

@@ -53,12 +53,9 @@ def snapshot() -> dict[str, Any]:
     searcher = index.searcher()
     hits = searcher.search(tantivy.Query.all_query(), limit=max(searcher.num_docs, 1)).hits
     keyword = sorted(searcher.doc(address)["chunk_id"][0] for _, address in hits)
-    catalog = Catalog(home)
-    try:
+    with Catalog(home) as catalog:
         files = {(c, p): r for c, p, r in catalog.skipped()}
         version = catalog.get("documents_version")
-    finally:
-        catalog.close()
     return {
         "documents": documents,
         "chunks": chunks,

@@ -44,11 +44,8 @@ class StoreStatus(Stage):
         )
 
     def run(self, ctx: Context) -> dict[str, Any]:
-        catalog = Catalog(self.params.home)
-        try:
+        with Catalog(self.params.home) as catalog:
             files, skipped = catalog.summary(), catalog.skipped()
-        finally:
-            catalog.close()
         counts = LanceStore(self.params.lance_dir).counts()
         collections = {}
         for name in sorted(set(files) | set(counts)):
@@ -112,9 +109,6 @@ class StoreRemove(Stage):
                 writer.wait_merging_threads()
                 write_marker(self.params.index_dir, version)
             # Otherwise the index is behind already; the next index run rebuilds it.
-            catalog = Catalog(self.params.home)
-            try:
+            with Catalog(self.params.home) as catalog:
                 catalog.forget(self.params.collection, version)
-            finally:
-                catalog.close()
         return {"report": {"collection": self.params.collection, "documents_removed": before}}

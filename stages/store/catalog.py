@@ -43,6 +43,12 @@ class Catalog:
     def close(self) -> None:
         self.db.close()
 
+    def __enter__(self) -> Catalog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def files(self, collection: str) -> dict[str, tuple[int, int, str]]:
         """path -> (size, mtime_ns, status) as of the last committed run."""
         rows = self.db.execute(

@@ -53,15 +53,12 @@ class StoreLance(Stage):
     ) -> dict[str, Any]:
         if files is None:
             return {"stored": StoreChanges("")}
-        catalog = Catalog(self.params.home)
-        try:
+        with Catalog(self.params.home) as catalog:
             if not files.changed and not files.deleted:
                 version = int(catalog.get("documents_version") or 0)
                 return {"stored": StoreChanges(files.collection, [], [], version, version)}
             with writer_lock(self.params.home, ctx.report):
                 stored = self._commit(ctx, catalog, files, documents, chunks, skipped)
-        finally:
-            catalog.close()
         ctx.report(
             f"{len(stored.added)} documents added or changed, "
             f"{len(set(stored.removed) - set(stored.added))} removed"
