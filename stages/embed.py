@@ -14,11 +14,9 @@ from pydantic import Field
 from pica.kernel.files import write_atomically
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages.models import MINILM_ID, PACKAGED, load_sentence_transformer
+from pica.stages.models import HASHED, MODEL_FILE, load_sentence_transformer, model_id, recorded_model
 from pica.stages.store.catalog import writer_lock
 from pica.stages.store.lance_store import VECTOR_DIM, LanceStore
-
-MODEL_FILE = "vectors.json"  # {"model": ..., "dim": ...}: what the stored vectors mean
 
 
 class EmbedParams(Params):
@@ -48,7 +46,7 @@ class EmbedChunks(Stage):
         return Example(params=store.params)
 
     def model_id(self) -> str:
-        return MINILM_ID if self.params.model in PACKAGED else self.params.model
+        return model_id(self.params.model)
 
     def warm_up(self, ctx: Context) -> None:
         self._check_model(Path(self.params.lance_dir).expanduser(), record=False)  # before a slow load
@@ -108,10 +106,9 @@ class EmbedChunks(Stage):
 
     def _check_model(self, lance_dir: Path, record: bool = True) -> None:
         """Vectors of two models must never mix: the first run records its model, later ones match."""
-        path = lance_dir / MODEL_FILE
         wanted = {"model": self.model_id(), "dim": VECTOR_DIM}
-        if path.exists():
-            recorded = json.loads(path.read_text())
+        recorded = recorded_model(lance_dir)
+        if recorded is not None:
             if recorded != wanted:
                 raise ValueError(
                     f"the stored vectors come from {recorded['model']} ({recorded['dim']} dims), "
@@ -120,7 +117,7 @@ class EmbedChunks(Stage):
             return
         if not record:
             return
-        write_atomically(path, json.dumps(wanted))
+        write_atomically(lance_dir / MODEL_FILE, json.dumps(wanted))
 
 
 @stage
@@ -130,7 +127,7 @@ class EmbedChunksHashed(EmbedChunks):
     id = "embed.hash.v1"
 
     def model_id(self) -> str:
-        return "pica/hashed-words"
+        return model_id(HASHED)
 
     def warm_up(self, ctx: Context) -> None:
         self._check_model(Path(self.params.lance_dir).expanduser(), record=False)

@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
 PACKAGED = {"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"}
 MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"
+HASHED = "hashed-words"  # the deterministic stand-in model of embed.hash.v1, for tests
+MODEL_FILE = "vectors.json"  # beside the LanceDB tables: {"model": ..., "dim": ...} of the vectors
+
+
+def model_id(name: str) -> str:
+    """The id vectors are recorded under: one per model, however the model was named."""
+    if name in PACKAGED:
+        return MINILM_ID
+    return "pica/hashed-words" if name == HASHED else name
+
+
+def recorded_model(lance_dir: Path) -> dict[str, Any] | None:
+    """The model and dimension the stored vectors came from, if any were stored."""
+    path = lance_dir.expanduser() / MODEL_FILE
+    return json.loads(path.read_text()) if path.exists() else None
 
 
 def model_location(name: str) -> str:

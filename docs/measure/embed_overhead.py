@@ -16,7 +16,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 def main() -> None:
     from pica.kernel.settings import Settings
     from pica.kernel.stage import Context
-    from pica.stages.embed import MODEL_FILE, EmbedChunks
+    from pica.stages.embed import EmbedChunks
+    from pica.stages.models import MODEL_FILE
     from pica.stages.store.lance_store import LanceStore
 
     home = Settings().home

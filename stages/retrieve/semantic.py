@@ -10,6 +10,7 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.models import HASHED
 from pica.stages.retrieve.vectors import (
     ann_hits,
     check_model,
@@ -67,7 +68,7 @@ class RetrieveSemantic(Stage):
     def warm_up(self, ctx: Context) -> None:
         self.store = store_for(self.params.lance_dir)
         check_model(Path(self.params.lance_dir), self.params.model)
-        if self.params.model == "hashed-words":  # the test stand-in of embed.hash.v1
+        if self.params.model == HASHED:
             from pica.stages.embed import hashed_vectors
 
             self.encode = hashed_vectors

@@ -129,14 +129,12 @@ def store_for(lance_dir: str) -> LanceStore:
 
 def check_model(lance_dir: Path, model: str) -> None:
     """A query must be embedded by the model that embedded the chunks."""
-    from pica.stages.embed import MODEL_FILE
-    from pica.stages.models import MINILM_ID, PACKAGED
+    from pica.stages.models import model_id, recorded_model
 
-    path = lance_dir.expanduser() / MODEL_FILE
-    if not path.exists():
+    vectors = recorded_model(lance_dir)
+    if vectors is None:
         return
-    recorded = json.loads(path.read_text())["model"]
-    wanted = {"hashed-words": "pica/hashed-words"}.get(model, MINILM_ID if model in PACKAGED else model)
+    recorded, wanted = vectors["model"], model_id(model)
     if recorded != wanted:
         raise ValueError(
             f"the chunks were embedded with {recorded}, not {wanted}; search with model={recorded}"
