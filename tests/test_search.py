@@ -112,6 +112,7 @@ def test_grep_literal_finds_exact_lines(home):
     assert [(h.id, h.line_start, h.passage) for h in hits] == [
         ("notes/beta.md", 10, "Error: file not found at /var/log/x.log")
     ]
+    assert hits[0].metadata["owner"] == "bo"  # front matter travels with grep hits too, for filters
 
 
 def test_grep_matches_inside_words_and_paths(home):

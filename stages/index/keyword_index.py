@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pica.kernel.files import write_atomically
+from pica.kernel.records import Hit
 
 LAYOUT = 3  # bump when the schema changes: an index of another layout is rebuilt, never misread
 MARKER = "pica-layout.json"  # {"layout": N, "lance_version": V}: what the index reflects
@@ -47,6 +48,30 @@ def read_marker(index_dir: str | Path) -> dict[str, Any]:
 def write_marker(index_dir: str | Path, lance_version: int) -> None:
     marker = json.dumps({"layout": LAYOUT, "lance_version": lance_version})
     write_atomically(Path(index_dir).expanduser() / MARKER, marker)
+
+
+def stored_hit(doc: Any, score: float, trust: str, via: str) -> Hit:
+    """A hit from the fields the index stores for a chunk (passage = the chunk's text)."""
+    fields = doc.to_dict()
+
+    def first(name: str, default: Any = "") -> Any:
+        return (fields.get(name) or [default])[0]
+
+    return Hit(
+        id=first("doc_id"),
+        chunk_id=first("chunk_id"),
+        collection=first("collection"),
+        path=first("path"),
+        title=first("title"),
+        line_start=int(first("line_start", 0)),
+        line_end=int(first("line_end", 0)),
+        score=float(score),
+        passage=first("text"),
+        source=first("source"),
+        metadata=json.loads(first("metadata_json", b"{}")),
+        trust=trust,
+        via=via,
+    )
 
 
 def open_for_search(index_dir: str | Path) -> Any:

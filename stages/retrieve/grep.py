@@ -9,6 +9,7 @@ around them may extend them (`unning` matches inside `running`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages.index.keyword_index import open_for_search
+from pica.stages.index.keyword_index import open_for_search, stored_hit
 
 TOKEN = re.compile(r"[^\W_]+")  # what Tantivy's tokenizer keeps as one word
 MAX_TOKEN = 40  # Tantivy drops longer tokens, so they cannot be looked up
@@ -71,29 +72,21 @@ class RetrieveGrep(Stage):
         hits: list[Hit] = []
         seen: set[tuple[str, int]] = set()
         for _, address in sorted(found, key=lambda pair: (pair[1].segment_ord, pair[1].doc)):
-            doc = searcher.doc(address).to_dict()
-            text, doc_id = doc["text"][0], doc["doc_id"][0]
+            chunk = stored_hit(searcher.doc(address), 1.0, p.trust, "grep")
+            text = chunk.passage
             for match in pattern.finditer(text):
-                line = doc["line_start"][0] + text.count("\n", 0, match.start())
-                if (doc_id, line) in seen:
+                line = chunk.line_start + text.count("\n", 0, match.start())
+                if (chunk.id, line) in seen:
                     continue  # chunks overlap by a line: report it once
-                seen.add((doc_id, line))
+                seen.add((chunk.id, line))
                 begin = text.rfind("\n", 0, match.start()) + 1
                 end = text.find("\n", match.end())
                 hits.append(
-                    Hit(
-                        id=doc_id,
-                        chunk_id=doc["chunk_id"][0],
-                        collection=doc["collection"][0],
-                        path=doc["path"][0],
-                        title=doc["title"][0],
+                    replace(
+                        chunk,
                         line_start=line,
                         line_end=line + match.group(0).count("\n"),
-                        score=1.0,
                         passage=text[begin : end if end != -1 else len(text)],
-                        source=doc["source"][0],
-                        trust=p.trust,
-                        via="grep",
                     )
                 )
         hits.sort(key=lambda h: (h.id, h.line_start))

@@ -12,7 +12,7 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages.index.keyword_index import SEARCH_FIELDS, open_for_search
+from pica.stages.index.keyword_index import SEARCH_FIELDS, open_for_search, stored_hit
 
 WORD = re.compile(r"\w+", re.UNICODE)
 OPERATOR = re.compile(r'\b(AND|OR|NOT|NEAR(/\d+)?)\b|["()+\-:^*~]')
@@ -73,7 +73,8 @@ class RetrieveLexical(Stage):
         if query is None:
             return []
         found = searcher.search(query, limit=self.params.k).hits
-        return [self._hit(score, searcher.doc(address)) for score, address in found]
+        p = self.params
+        return [stored_hit(searcher.doc(address), score, p.trust, "lexical") for score, address in found]
 
     def _parse(self, text: str, conjunction: bool) -> tuple[Any, bool]:
         """(query, whether it fell back to plain words because the syntax was not valid)."""
@@ -91,28 +92,6 @@ class RetrieveLexical(Stage):
             SEARCH_FIELDS,
             conjunction_by_default=conjunction,
             field_boosts={"title": self.params.title_boost},
-        )
-
-    def _hit(self, score: float, doc: Any) -> Hit:
-        fields = doc.to_dict()
-
-        def first(name: str, default: Any = "") -> Any:
-            return (fields.get(name) or [default])[0]
-
-        return Hit(
-            id=first("doc_id"),
-            chunk_id=first("chunk_id"),
-            collection=first("collection"),
-            path=first("path"),
-            title=first("title"),
-            line_start=int(first("line_start", 0)),
-            line_end=int(first("line_end", 0)),
-            score=float(score),
-            passage=first("text"),
-            source=first("source"),
-            metadata=json.loads(first("metadata_json", b"{}")),
-            trust=self.params.trust,
-            via="lexical",
         )
 
 
