@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,7 @@ from typing import Any
 from pica.kernel.records import Hit
 from pica.stages.store.lance_store import LanceStore, sql_text
 
-_CACHE: dict[str, VectorMatrix] = {}
-_DOCS: dict[tuple[str, str], tuple[int, dict[str, dict[str, Any]]]] = {}
+_CACHE: dict[tuple[str, str], tuple[int, Any]] = {}  # (what, database) -> (table version, value)
 REFINE = 4
 _LOCK = threading.Lock()
 
@@ -29,16 +29,22 @@ class VectorMatrix:
     rows: list[dict[str, Any]]  # id, doc_id, collection, path, line_start, line_end, char_start, char_end
 
 
-def vector_matrix(store: LanceStore) -> VectorMatrix:
-    import numpy as np
-
-    store.chunks.checkout_latest()
-    version = store.chunks.version
-    key = str(store.dir)
+def _cached(key: tuple[str, str], version: int, load: Callable[[], Any]) -> Any:
+    """The value kept for `key` while its table stays at `version`; loaded again once it moves."""
     with _LOCK:
         cached = _CACHE.get(key)
-        if cached is not None and cached.version == version:
-            return cached
+        if cached is None or cached[0] != version:
+            cached = _CACHE[key] = (version, load())
+        return cached[1]
+
+
+def vector_matrix(store: LanceStore) -> VectorMatrix:
+    store.chunks.checkout_latest()
+    version = store.chunks.version
+
+    def load() -> VectorMatrix:
+        import numpy as np
+
         columns = ["id", "doc_id", "collection", "path", "line_start", "line_end", "char_start", "char_end"]
         table = (
             store.chunks.search()
@@ -49,9 +55,9 @@ def vector_matrix(store: LanceStore) -> VectorMatrix:
         )
         flat = table.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
         vectors = np.ascontiguousarray(flat.reshape(len(table), -1), dtype=np.float32)
-        rows = table.select(columns).to_pylist()
-        _CACHE[key] = VectorMatrix(version, vectors, rows)
-        return _CACHE[key]
+        return VectorMatrix(version, vectors, table.select(columns).to_pylist())
+
+    return _cached(("vectors", str(store.dir)), version, load)
 
 
 def top_rows(scores: Any, k: int, allowed: Any = None) -> list[int]:
@@ -74,14 +80,12 @@ def documents(store: LanceStore) -> dict[str, dict[str, Any]]:
     Looking candidates up in LanceDB cost ~100 ms a query at 20k documents; a dict costs nothing.
     """
     store.documents.checkout_latest()
-    key = ("documents", str(store.dir))
-    with _LOCK:
-        cached = _DOCS.get(key)
-        if cached is not None and cached[0] == store.documents.version:
-            return cached[1]
+
+    def load() -> dict[str, dict[str, Any]]:
         rows = LanceStore._select(store.documents, None, ["id", "title", "text", "metadata", "source"])
-        _DOCS[key] = (store.documents.version, {r["id"]: r for r in rows})
-        return _DOCS[key][1]
+        return {r["id"]: r for r in rows}
+
+    return _cached(("documents", str(store.dir)), store.documents.version, load)
 
 
 def hits_for(
