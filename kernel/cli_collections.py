@@ -136,43 +136,30 @@ def status(as_json: bool) -> None:
     from pica.kernel.settings import Settings
 
     home = Settings().home
-    found = runner.run("ingest/status").output
-    for collection in Collections(home).all():
-        entry = found["collections"].setdefault(
-            collection.name,
-            {
-                "files": 0,
-                "skipped": 0,
-                "indexed_at": None,
-                "documents": 0,
-                "chunks": 0,
-                "embedded": 0,
-                "skipped_files": [],
-            },
-        )
-        entry["path"] = collection.path
+    registered = Collections(home).all()
+    found = runner.run("ingest/status", variables={"collections": [c.name for c in registered]}).output
+    for collection in registered:
+        found["collections"][collection.name]["path"] = collection.path
     if as_json:
         click.echo(json.dumps({"home": str(home), **found}, indent=2, ensure_ascii=False))
         return
     click.echo(
         f"home {home}  (LanceDB {_size(found['lance_bytes'])}, keyword index {_size(found['keyword_bytes'])})"
     )
-    columns = ("files", "skipped", "docs", "chunks", "embedded")
-    click.echo(f"{'collection':20} " + " ".join(f"{c:>8}" for c in columns) + "  last indexed")
+    columns = {"files": "files", "skipped": "skipped", "documents": "docs", "chunks": "chunks",
+               "embedded": "embedded"}  # fmt: skip
+    click.echo(f"{'collection':20} " + " ".join(f"{c:>8}" for c in columns.values()) + "  last indexed")
     for name, c in found["collections"].items():
-        when = _time(c["indexed_at"])
-        click.echo(
-            f"{name:20} {c['files']:7} {c['skipped']:7} {c['documents']:7} {c['chunks']:8} "
-            f"{c['embedded']:8}  {when}"
-        )
+        counts = " ".join(f"{c[key]:8}" for key in columns)
+        click.echo(f"{name:20} {counts}  {_time(c['indexed_at'])}")
 
 
-def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
+def _size(n: float) -> str:
+    for unit in ("B", "KB", "MB"):
+        if n < 1024:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
-    return str(n)
+    return f"{n:.1f} GB"
 
 
 def _time(stamp: float | None) -> str:

@@ -24,12 +24,16 @@ def folder_bytes(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.exists() else 0
 
 
+class StatusParams(HomeParams):
+    collections: list[str] = Field(default=[], description="Names to list even with nothing indexed yet.")
+
+
 @stage
 class StoreStatus(Stage):
     """Count files, documents, chunks and embedded chunks per collection; sizes on disk."""
 
     id = "store.status.v1"
-    Params = HomeParams
+    Params = StatusParams
     outputs = {"status": dict}
 
     @classmethod
@@ -40,6 +44,7 @@ class StoreStatus(Stage):
                 "home": str(home),
                 "lance_dir": str(home / "lance"),
                 "index_dir": str(home / "tantivy"),
+                "collections": ["c"],
             }
         )
 
@@ -48,7 +53,7 @@ class StoreStatus(Stage):
             files, skipped = catalog.summary(), catalog.skipped()
         counts = LanceStore(self.params.lance_dir).counts()
         collections = {}
-        for name in sorted(set(files) | set(counts)):
+        for name in sorted(set(files) | set(counts) | set(self.params.collections)):
             entry = {
                 "files": 0,
                 "skipped": 0,
@@ -89,7 +94,8 @@ class StoreRemove(Stage):
 
     @classmethod
     def example(cls, workdir: Path) -> Example:
-        params = StoreStatus.example(workdir).params
+        home = workdir / "home"
+        params = {"home": str(home), "lance_dir": str(home / "lance"), "index_dir": str(home / "tantivy")}
         return Example(params={**params, "collection": "c"})
 
     def run(self, ctx: Context) -> dict[str, Any]:
