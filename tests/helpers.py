@@ -8,6 +8,16 @@ from pica.kernel import runner
 from pica.kernel.settings import Settings
 
 
+def make_folder(root, files: dict[str, str]):
+    """A folder holding `files` (relative path -> text)."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
 def index(path, collection: str, **options: Any) -> dict[str, Any]:
     return runner.run(
         "ingest/files", variables={"path": str(path), "collection": collection, **options}

@@ -14,7 +14,7 @@ from pica.kernel import runner
 from pica.kernel.errors import StageFailed
 from pica.stages.index.keyword_index import LAYOUT
 from tests.conftest import DOCUMENTS, needs_corpus
-from tests.helpers import embed, index, search, snapshot
+from tests.helpers import embed, index, make_folder, search, snapshot
 
 EXPECTED_SKIPS = {
     "txt/unstructured/fake-text-all-whitespace.txt": "no text (empty or whitespace only)",
@@ -31,20 +31,9 @@ EXPECTED_SKIPS = {
 def corpus_home(tmp_path_factory):
     """The whole documents corpus indexed once, for the read-only tests of this module."""
     home = tmp_path_factory.mktemp("corpus-home")
-    old = os.environ.get("PICA_HOME")
-    os.environ["PICA_HOME"] = str(home)
-    try:
-        output = index(DOCUMENTS, "corpus")
-        yield home, output
-    finally:
-        if old is None:
-            del os.environ["PICA_HOME"]
-        else:
-            os.environ["PICA_HOME"] = old
-
-
-def with_home(home):
-    return pytest.MonkeyPatch.context()
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("PICA_HOME", str(home))
+        yield home, index(DOCUMENTS, "corpus")
 
 
 @needs_corpus()
@@ -149,15 +138,6 @@ def test_jsonl_fields_are_chosen_per_collection(tmp_path, pica_home):
     )
     assert out["stored"].added == ["rec/a.jsonl#k1"]
     assert search("custom fields")[0].title == "Hello"
-
-
-def make_folder(root, files: dict[str, str]):
-    root.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
 
 
 def test_incremental_add_change_delete(tmp_path, pica_home):

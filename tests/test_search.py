@@ -12,7 +12,7 @@ import pytest
 import pica
 from pica.kernel import runner
 from tests.conftest import DOCUMENTS, needs_corpus
-from tests.helpers import embed, index
+from tests.helpers import embed, index, make_folder
 
 NOTES = {
     "alpha.md": "---\ntitle: Alpha plan\nowner: ana\ntags: [infra, search]\ncreated: 2023-11-02\npriority: 3\n---\n"
@@ -28,23 +28,13 @@ NOTES = {
 @pytest.fixture(scope="module")
 def home(tmp_path_factory):
     home = tmp_path_factory.mktemp("search-home")
-    old = os.environ.get("PICA_HOME")
-    os.environ["PICA_HOME"] = str(home)
-    notes = tmp_path_factory.mktemp("notes")
-    for name, text in NOTES.items():
-        (notes / name).parent.mkdir(parents=True, exist_ok=True)
-        (notes / name).write_text(text)
-    try:
-        index(notes, "notes")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("PICA_HOME", str(home))
+        index(make_folder(tmp_path_factory.mktemp("notes"), NOTES), "notes")
         if DOCUMENTS.is_dir():
             index(DOCUMENTS, "corpus")
         embed("embed.hash.v1")
         yield home
-    finally:
-        if old is None:
-            os.environ.pop("PICA_HOME")
-        else:
-            os.environ["PICA_HOME"] = old
 
 
 def search(query, mode="lexical", **variables):
