@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import typing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -64,6 +64,17 @@ class Plan:
     levels: list[list[str]]
     output: dict[str, list[tuple[str, str]]] | list[tuple[str, str]]
     config: dict[str, Any] = field(default_factory=dict)
+
+    def with_params(self, **values: Any) -> Plan:
+        """The same plan with these params set in every stage that has them (a new question for a
+        composed plan: no composition or checks again, and warmed stages are reused)."""
+        stages = {}
+        for name, planned in self.stages.items():
+            updates = {k: v for k, v in values.items() if k in planned.stage_cls.Params.model_fields}
+            stages[name] = (
+                replace(planned, params=planned.params.model_copy(update=updates)) if updates else planned
+            )
+        return replace(self, stages=stages)
 
     def to_dict(self) -> dict[str, Any]:
         return {

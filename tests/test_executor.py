@@ -183,3 +183,20 @@ def test_interrupt_cancels_running_stages(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         execute(plan(config), ctx)
     assert ctx.cancelled.is_set()
+
+
+def test_with_params_asks_a_composed_plan_again():
+    base = plan(
+        {
+            "kind": "search",
+            "stages": {
+                "a": {"use": "test.const.v1", "params": {"values": [1, 2]}},
+                "b": {"use": "test.scale.v1", "inputs": {"numbers": "a.numbers"}},
+            },
+            "output": "b.numbers",
+        }
+    )
+    again = base.with_params(factor=5)
+    assert execute(again, Context()).output == [5, 10]
+    assert execute(base, Context()).output == [2, 4]  # the original plan is unchanged
+    assert again.stages["a"] is base.stages["a"]  # stages without that param are shared

@@ -35,7 +35,6 @@ def main() -> None:
     from pica.kernel import runner
     from pica.kernel.executor import StageCache, execute
     from pica.kernel.stage import Context
-    from pica.stages.bench.evaluate import with_query
     from pica.stages.bench.metrics import percentile
     from pica.stages.models import load_sentence_transformer
 
@@ -54,14 +53,16 @@ def main() -> None:
     for mode in ("lexical", "grep"):
         plan = runner.plan(f"search/{mode}", variables={"query": "x", "k": 10})
         cache = StageCache()
-        ms = timed(lambda q, plan=plan, cache=cache: execute(with_query(plan, q), Context(), cache))
+        ms = timed(
+            lambda q, plan=plan, cache=cache: execute(plan.with_params(query=q, pattern=q), Context(), cache)
+        )
         print(f"{mode:9} p50 {percentile(ms, 50):7.2f} ms  p95 {percentile(ms, 95):7.2f} ms")
 
     # Semantic: the whole stage with the stand-in encoder (vectors, cosine, passages, shaping),
     # plus the real MiniLM query encoding it stands in for.
     plan = runner.plan("search/semantic", variables={"query": "x", "k": 10, "model": "hashed-words"})
     cache = StageCache()
-    stage_ms = timed(lambda q: execute(with_query(plan, q), Context(), cache))
+    stage_ms = timed(lambda q: execute(plan.with_params(query=q, pattern=q), Context(), cache))
     model = load_sentence_transformer("all-MiniLM-L6-v2", threads=1)
     encode_ms = timed(lambda q: model.encode([q], normalize_embeddings=True, show_progress_bar=False))
     total = [a + b for a, b in zip(stage_ms, encode_ms, strict=True)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +12,6 @@ from pydantic import Field
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.bench.metrics import mrr_at_k, ndcg_at_k, percentile, recall_at_k
-
-QUERY_PARAMS = ("query", "pattern")
 
 
 def evaluate(
@@ -31,21 +28,25 @@ def evaluate(
     from pica.kernel.executor import StageCache, execute
     from pica.kernel.settings import Settings
 
+    settings = Settings(home=home)
     rows = []
     for mode in modes:
         wanted = {**variables.get("*", {}), **variables.get(mode, {})}
         plan = runner.plan(
-            f"search/{mode}", variables={"query": "warm up", "k": k, **wanted}, settings=Settings(home=home)
+            f"search/{mode}", variables={"query": "warm up", "k": k, **wanted}, settings=settings
         )
         cache = StageCache()
-        execute(plan, Context(settings=Settings(home=home)), cache)  # loads models, opens indexes
+        execute(plan, Context(settings=settings), cache)  # loads models, opens indexes
         scores: dict[str, list[float]] = {"ndcg@10": [], "mrr@10": [], "recall@10": []}
         millis: list[float] = []
         warnings: set[str] = set()
         for done, question in enumerate(questions, 1):
-            run_ctx = Context(settings=Settings(home=home))
+            run_ctx = Context(settings=settings)
             started = time.perf_counter()
-            result = execute(with_query(plan, question["query"]), run_ctx, cache)
+            # Retrievers take the question as `query`, grep as `pattern`.
+            result = execute(
+                plan.with_params(query=question["query"], pattern=question["query"]), run_ctx, cache
+            )
             millis.append(1000 * (time.perf_counter() - started))
             warnings.update(result.warnings)
             ranked = [id_of(hit.id) for hit in result.output]
@@ -61,18 +62,6 @@ def evaluate(
             ctx.warn(f"{mode}: {warning}")
         rows.append(row)
     return rows
-
-
-def with_query(plan: Any, query: str) -> Any:
-    """The same plan asking another question (no new composition, warmed stages reused)."""
-    stages = {}
-    for name, planned in plan.stages.items():
-        fields = planned.stage_cls.Params.model_fields
-        updates = {p: query for p in QUERY_PARAMS if p in fields}
-        stages[name] = (
-            replace(planned, params=planned.params.model_copy(update=updates)) if updates else planned
-        )
-    return replace(plan, stages=stages)
 
 
 def judge(rows: list[dict[str, Any]], expected: dict[str, dict[str, float]], tolerance: float) -> bool:
