@@ -28,7 +28,11 @@ class FileReader(Stage):
     inputs = {"files": FileChanges}
     outputs = {"documents": list[Document], "skipped": list[Skipped]}
 
-    def read_file(self, path: Path, relative: str, collection: str) -> list[Document]:
+    def read_file(
+        self, path: Path, relative: str, collection: str, problems: list[Skipped]
+    ) -> list[Document]:
+        """The file's documents; parts of it that cannot be read (a JSON Lines record) go to
+        `problems`, while a file that cannot be read at all raises."""
         raise NotImplementedError
 
     def run(self, ctx: Context, files: FileChanges | None) -> dict[str, Any]:
@@ -44,14 +48,16 @@ class FileReader(Stage):
             try:
                 if ref.size > self.params.max_bytes:
                     raise Unreadable(f"too large ({ref.size:,} bytes; limit {self.params.max_bytes:,})")
-                found = self.read_file(root / ref.path, ref.path, files.collection)
+                problems: list[Skipped] = []
+                found = self.read_file(root / ref.path, ref.path, files.collection, problems)
                 if not found:
                     raise Unreadable("no text found")
                 documents.extend(found)
             except Exception as error:  # a bad file is reported and skipped, never fatal
-                reason = error_reason(error)
-                skipped.append(Skipped(ref.path, reason))
-                ctx.warn(f"skipped {ref.path}: {reason}")
+                problems.append(Skipped(ref.path, error_reason(error)))
+            for problem in problems:
+                skipped.append(problem)
+                ctx.warn(f"skipped {problem.path}: {problem.reason}")
             ctx.count("read", done, len(mine))
         return {"documents": documents, "skipped": skipped}
 

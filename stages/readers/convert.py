@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import Field
 
-from pica.kernel.records import Document, FileChanges, FileRef
+from pica.kernel.records import Document, FileChanges, FileRef, Skipped
 from pica.kernel.registry import stage
 from pica.kernel.stage import Example
 from pica.stages.readers.base import FileReader, ReaderParams, Unreadable
@@ -59,7 +59,9 @@ class ReadConverted(FileReader):
 
         self.config = ExtractionConfig(output_format="markdown")
 
-    def read_file(self, path: Path, relative: str, collection: str) -> list[Document]:
+    def read_file(
+        self, path: Path, relative: str, collection: str, problems: list[Skipped]
+    ) -> list[Document]:
         from kreuzberg import KreuzbergError, ParsingError, extract_bytes_sync, extract_file_sync
 
         try:

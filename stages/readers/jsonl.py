@@ -10,7 +10,7 @@ from pydantic import Field
 
 from pica.kernel.records import Document, FileChanges, FileRef, Skipped
 from pica.kernel.registry import stage
-from pica.kernel.stage import Context, Example
+from pica.kernel.stage import Example
 from pica.stages.readers.base import FileReader, ReaderParams, Unreadable
 from pica.stages.readers.decode import decode
 
@@ -42,15 +42,9 @@ class ReadJsonl(FileReader):
         files = FileChanges("c", str(workdir), changed=[FileRef("d.jsonl", 56, 0)])
         return Example(params={}, inputs={"files": files})
 
-    def run(self, ctx: Context, files: FileChanges | None) -> dict[str, Any]:
-        self._problems: list[Skipped] = []
-        out = super().run(ctx, files)
-        for problem in self._problems:
-            ctx.warn(f"skipped {problem.path}: {problem.reason}")
-        out["skipped"] = out["skipped"] + self._problems
-        return out
-
-    def read_file(self, path: Path, relative: str, collection: str) -> list[Document]:
+    def read_file(
+        self, path: Path, relative: str, collection: str, problems: list[Skipped]
+    ) -> list[Document]:
         text, _ = decode(path.read_bytes())
         documents: list[Document] = []
         seen: set[str] = set()
@@ -60,7 +54,7 @@ class ReadJsonl(FileReader):
             try:
                 documents.append(self._record(line, number, relative, collection, seen))
             except Unreadable as problem:
-                self._problems.append(Skipped(f"{relative}:{number}", str(problem)))
+                problems.append(Skipped(f"{relative}:{number}", str(problem)))
         return documents
 
     def _record(self, line: str, number: int, relative: str, collection: str, seen: set[str]) -> Document:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from pica.kernel.records import Document, FileChanges, FileRef
+from pica.kernel.records import Document, FileChanges, FileRef, Skipped
 from pica.kernel.registry import stage
 from pica.kernel.stage import Example
 from pica.stages.markdown import headings
@@ -39,7 +39,9 @@ class ReadText(FileReader):
         files = FileChanges("c", str(workdir), changed=[FileRef("note.md", 40, 0)])
         return Example(params={}, inputs={"files": files})
 
-    def read_file(self, path: Path, relative: str, collection: str) -> list[Document]:
+    def read_file(
+        self, path: Path, relative: str, collection: str, problems: list[Skipped]
+    ) -> list[Document]:
         return [read_document(path, relative, collection, self.params.max_line_chars)]
 
 
