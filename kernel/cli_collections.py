@@ -66,46 +66,70 @@ def rm(name: str) -> None:
 @click.argument("names", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print what changed as JSON.")
 def index(names: tuple[str, ...], as_json: bool) -> None:
-    """Index every collection (or those NAMED): only files changed since the last run."""
-    from pica.kernel import runner
+    """Index every collection and this machine's agent transcripts (or those NAMED: a collection,
+    or claude-code, codex, gemini): only what changed since the last run."""
     from pica.kernel.collections import Collections
     from pica.kernel.progress import Progress
-    from pica.kernel.records import to_plain
     from pica.kernel.settings import Settings
 
-    collections = Collections(Settings().home)
-    chosen = [collections.get(n) for n in names] if names else collections.all()
-    if not chosen:
-        raise click.UsageError("no collections yet: add one with `pica add PATH --name NAME`")
+    settings = Settings()
+    collections = Collections(settings.home)
+    agents = {a: root for a, root in settings.transcript_roots().items() if root.is_dir()}
+    if names:
+        runs = [
+            ("ingest/transcripts", n, {"agent": n, "root": str(agents[n])}) if n in agents
+            else _collection_run(collections.get(n))
+            for n in names
+        ]  # fmt: skip
+    else:
+        runs = [_collection_run(c) for c in collections.all()]
+        runs += [("ingest/transcripts", a, {"agent": a, "root": str(root)}) for a, root in agents.items()]
+    if not runs:
+        raise click.UsageError(
+            "nothing to index: no agent transcripts found and no collections yet "
+            "(add one with `pica add PATH --name NAME`)"
+        )
     progress = Progress()
-    results = {}
-    for collection in chosen:
-        progress.message(f"indexing '{collection.name}' ({collection.path})")
-        variables = {"path": collection.path, "collection": collection.name, **collection.options}
-        added, removed, skipped, keyword = set(), set(), [], {}
-        while True:  # one batch of changed files per run, each committed before the next
-            output = runner.run("ingest/files", variables=variables, progress=progress).output
-            added |= set(output["stored"].added)
-            removed |= set(output["stored"].removed)
-            skipped += output["skipped"]
-            keyword = output["keyword"]
-            if not output["files"].postponed:
-                break
-        results[collection.name] = {
-            "added_or_changed": len(added),
-            "removed": len(removed - added),
-            "skipped": to_plain(skipped),
-            "keyword_index": keyword,
-        }
-        if not as_json:
-            click.echo(
-                f"{collection.name}: {len(added)} documents added or changed, "
-                f"{len(removed - added)} removed, {len(skipped)} files skipped"
-            )
-            for entry in skipped:
-                click.echo(f"  skipped {entry.path}: {entry.reason}")
+    results = {
+        name: _index_one(recipe, name, variables, progress, as_json) for recipe, name, variables in runs
+    }
     if as_json:
         click.echo(json.dumps(results, indent=2, ensure_ascii=False))
+
+
+def _collection_run(collection) -> tuple[str, str, dict]:
+    variables = {"path": collection.path, "collection": collection.name, **collection.options}
+    return "ingest/files", collection.name, variables
+
+
+def _index_one(recipe: str, name: str, variables: dict, progress, as_json: bool) -> dict:
+    """Run an ingest recipe until no changed files are left (one committed batch per run)."""
+    from pica.kernel import runner
+    from pica.kernel.records import to_plain
+
+    progress.message(f"indexing '{name}' ({variables.get('path') or variables.get('root')})")
+    added, removed, skipped, keyword = set(), set(), [], {}
+    while True:
+        output = runner.run(recipe, variables=variables, progress=progress).output
+        added |= set(output["stored"].added)
+        removed |= set(output["stored"].removed)
+        skipped += output["skipped"]
+        keyword = output["keyword"]
+        if not output["files"].postponed:
+            break
+    if not as_json:
+        click.echo(
+            f"{name}: {len(added)} documents added or changed, {len(removed - added)} removed, "
+            f"{len(skipped)} files or lines skipped"
+        )
+        for entry in skipped:
+            click.echo(f"  skipped {entry.path}: {entry.reason}")
+    return {
+        "added_or_changed": len(added),
+        "removed": len(removed - added),
+        "skipped": to_plain(skipped),
+        "keyword_index": keyword,
+    }
 
 
 @main.command()

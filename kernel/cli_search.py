@@ -20,6 +20,13 @@ MODES = ("lexical", "grep", "semantic", "hybrid", "rerank")
 @click.option("-c", "--collection", default="", help="Only this collection.")
 @click.option("--path", "path_glob", default="", help="Only paths matching this glob.")
 @click.option("-f", "--filter", "filters", multiple=True, help="FIELD=VALUE[,VALUE] (also != > >= < <=).")
+@click.option("--project", default="", help="Transcripts: only this project.")
+@click.option("--role", default="", help="Transcripts: only user, assistant, tool or system messages.")
+@click.option("--agent", default="", help="Transcripts: only claude-code, codex or gemini.")
+@click.option(
+    "--since", default="", help="Transcripts: from this date or time on (2026-05-01, 2026-05-01T10)."
+)
+@click.option("--until", default="", help="Transcripts: up to this date or time (inclusive).")
 @click.option("--fields", default="", help="Metadata fields to show: a,b or *.")
 @click.option("--compact", is_flag=True, help="Leave out passage text.")
 @click.option("--sort", default="", help="Sort by FIELD, or -FIELD for descending (default: score).")
@@ -36,6 +43,11 @@ def search(
     collection: str,
     path_glob: str,
     filters: tuple[str, ...],
+    project: str,
+    role: str,
+    agent: str,
+    since: str,
+    until: str,
     fields: str,
     compact: bool,
     sort: str,
@@ -52,7 +64,7 @@ def search(
         "k": k,
         "collection": collection,
         "path": path_glob,
-        "filters": list(filters),
+        "filters": [*filters, *transcript_filters(project, role, agent, since, until)],
         "sort": sort,
         "compact": compact,
     }
@@ -67,6 +79,18 @@ def search(
     if reranker and mode == "rerank":
         variables["reranker"] = reranker
     _print_hits(f"search/{mode}", variables, as_json, show_fields=bool(fields))
+
+
+def transcript_filters(project: str, role: str, agent: str, since: str, until: str) -> list[str]:
+    """The transcript options as metadata filters (timestamps compare at the precision given)."""
+    named = [
+        ("project=", project),
+        ("role=", role),
+        ("agent=", agent),
+        ("timestamp>=", since),
+        ("timestamp<=", until),
+    ]
+    return [f"{field}{value}" for field, value in named if value]
 
 
 @main.command()

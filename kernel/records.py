@@ -84,6 +84,10 @@ class FileChanges:
     deleted: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     postponed: list[str] = field(default_factory=list)  # changed too, left for the next batch
+    # Files read only from where the last run stopped (appended transcripts): their earlier
+    # documents stay. `cursors` carries, per file, what the reader needs to resume it next time.
+    partial: list[str] = field(default_factory=list)
+    cursors: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -25,6 +25,27 @@ class Settings(BaseSettings):
         description="Disposable caches (composed recipes); safe to delete.",
     )
 
+    claude_dir: Path = Field(
+        default_factory=lambda: Path.home() / ".claude" / "projects",
+        description="Claude Code's transcripts (one folder per project).",
+    )
+    codex_dir: Path = Field(
+        default_factory=lambda: Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex") / "sessions",
+        description="Codex CLI's transcripts (sessions/YYYY/MM/DD/rollout-*.jsonl).",
+    )
+    gemini_dir: Path = Field(
+        default_factory=lambda: Path.home() / ".gemini" / "tmp",
+        description="Gemini CLI's transcripts (<project-hash>/chats/).",
+    )
+
+    def transcript_roots(self) -> dict[str, Path]:
+        """agent -> its transcript folder, as the transcripts recipe names agents."""
+        return {
+            "claude-code": self.claude_dir.expanduser(),
+            "codex": self.codex_dir.expanduser(),
+            "gemini": self.gemini_dir.expanduser(),
+        }
+
     def as_config(self) -> dict[str, str]:
         """The values recipes may interpolate as `${settings.NAME}`."""
         return {"home": str(self.home.expanduser())}

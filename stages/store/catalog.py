@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import sqlite3
 import time
@@ -29,6 +30,12 @@ CREATE TABLE IF NOT EXISTS files (
     PRIMARY KEY (collection, path)
 );
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cursors (   -- where a reader resumes an append-only file (transcripts)
+    collection TEXT NOT NULL,
+    path TEXT NOT NULL,
+    cursor TEXT NOT NULL,          -- JSON, the reader's own
+    PRIMARY KEY (collection, path)
+);
 """
 
 
@@ -65,17 +72,31 @@ class Catalog:
             args = (collection,)
         return list(self.db.execute(query + " ORDER BY collection, path", args))
 
+    def cursors(self, collection: str) -> dict[str, dict]:
+        """path -> the cursor its reader left at the last committed run."""
+        rows = self.db.execute("SELECT path, cursor FROM cursors WHERE collection = ?", (collection,))
+        return {path: json.loads(cursor) for path, cursor in rows}
+
     def record(
         self,
         collection: str,
         seen: list[tuple[str, int, int, str, str, int]],
         deleted: list[str],
         documents_version: int,
+        cursors: dict[str, dict] | None = None,
     ) -> None:
         """Commit one run: (path, size, mtime_ns, status, reason, documents) rows, deletions,
-        and the LanceDB documents version they agree with, in one transaction."""
+        readers' cursors, and the LanceDB documents version they agree with, in one transaction."""
         now = time.time()
         with self.db:
+            self.db.executemany(
+                "INSERT OR REPLACE INTO cursors VALUES (?, ?, ?)",
+                [(collection, path, json.dumps(c)) for path, c in (cursors or {}).items()],
+            )
+            self.db.executemany(
+                "DELETE FROM cursors WHERE collection = ? AND path = ?",
+                [(collection, path) for path in deleted],
+            )
             self.db.executemany(
                 "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(collection, *row, now) for row in seen],
@@ -89,6 +110,7 @@ class Catalog:
     def forget(self, collection: str, documents_version: int) -> None:
         with self.db:
             self.db.execute("DELETE FROM files WHERE collection = ?", (collection,))
+            self.db.execute("DELETE FROM cursors WHERE collection = ?", (collection,))
             self.set("documents_version", str(documents_version))
 
     def summary(self) -> dict[str, dict[str, float]]:

@@ -261,11 +261,14 @@ class LanceStore:
             .execute(table)
         )
 
-    def counts(self) -> dict[str, dict[str, int]]:
-        """collection -> documents, chunks, embedded chunks."""
-        out: dict[str, dict[str, int]] = {}
-        for row in self._select(self.documents, None, ["collection"]):
-            entry = out.setdefault(row["collection"], {"documents": 0})
+    def documents_where(self, where: str | None, columns: list[str]) -> list[dict[str, Any]]:
+        return self._select(self.documents, where, columns)
+
+    def counts(self) -> dict[str, dict[str, Any]]:
+        """collection -> source, documents, chunks, embedded chunks."""
+        out: dict[str, dict[str, Any]] = {}
+        for row in self._select(self.documents, None, ["collection", "source"]):
+            entry = out.setdefault(row["collection"], {"documents": 0, "source": row["source"]})
             entry["documents"] += 1
         for collection, entry in out.items():
             where = f"collection = {sql_text(collection)}"

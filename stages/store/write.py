@@ -83,10 +83,12 @@ class StoreLance(Stage):
         incoming = {d.id: (d, document_hash(d)) for d in documents}
 
         added = [(d, h) for doc_id, (d, h) in incoming.items() if existing.get(doc_id, ("", ""))[1] != h]
+        partial = set(files.partial)
         gone = [
             doc_id for doc_id, (path, _) in existing.items()
-            # A file that now fails to read keeps its last good documents: nothing is lost.
-            if doc_id not in incoming and path not in failed
+            # A file that now fails to read keeps its last good documents: nothing is lost;
+            # one read from where it stopped keeps those of its earlier part.
+            if doc_id not in incoming and path not in failed and path not in partial
             and (path in changed_paths or path not in on_disk)
         ]  # fmt: skip
         replaced = [d.id for d, _ in added if d.id in existing]
@@ -95,9 +97,10 @@ class StoreLance(Stage):
         version = store.documents_version()
         catalog.record(
             files.collection,
-            _file_rows(files.changed, documents, skipped, failed),
+            _file_rows(files.changed, documents, skipped, failed, set(files.cursors)),
             files.deleted,
             version,
+            {path: c for path, c in files.cursors.items() if path not in failed},
         )
         return StoreChanges(files.collection, sorted(added_ids), gone + replaced, previous, version)
 
@@ -107,14 +110,16 @@ def _file_rows(
     documents: list[Document],
     skipped: list[Skipped],
     failed: dict[str, str],
+    read: set[str],
 ) -> list[tuple[str, int, int, str, str, int]]:
+    """Catalog rows; a file its reader took (it left a cursor) is ok even with no new documents."""
     per_file = Counter(d.path for d in documents)
     bad_records = Counter(s.path.rsplit(":", 1)[0] for s in skipped if s.path not in failed)
     rows = []
     for f in changed:
         if f.path in failed:
             rows.append((f.path, f.size, f.mtime_ns, "skipped", failed[f.path], 0))
-        elif per_file[f.path]:
+        elif per_file[f.path] or f.path in read:
             note = f"{bad_records[f.path]} records skipped" if bad_records[f.path] else ""
             rows.append((f.path, f.size, f.mtime_ns, "ok", note, per_file[f.path]))
         else:

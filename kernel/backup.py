@@ -1,0 +1,102 @@
+"""Copy agent transcript trees somewhere safe: a local folder, or an SSH target via rsync or scp.
+
+Copies only: nothing is ever deleted, neither an original nor a copy. Configuration lives in
+`$PICA_HOME/backup.env` (`DESTINATION=/path` or `DESTINATION=user@host:/path`, optional
+`SSH_OPTIONS=-p 2222 -i ~/.ssh/key`); without it the destination is `$PICA_HOME/backup`.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class BackupConfig:
+    destination: str
+    ssh_options: str = ""
+    source: str = "default"  # where the configuration came from
+
+    @property
+    def remote(self) -> bool:
+        head = self.destination.split("/", 1)[0]
+        return ":" in head and not Path(self.destination).is_absolute()
+
+
+@dataclass
+class BackupPlan:
+    copies: list[tuple[Path, str]] = field(default_factory=list)  # (source file, destination path)
+    unchanged: int = 0
+
+
+def load_config(home: Path) -> BackupConfig:
+    path = home / "backup.env"
+    if not path.exists():
+        return BackupConfig(str(home / "backup"))
+    values = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        if not sep:
+            raise ValueError(f"{path}:{number}: expected KEY=VALUE, got {line!r}")
+        values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
+    unknown = sorted(set(values) - {"DESTINATION", "SSH_OPTIONS"})
+    if unknown:
+        raise ValueError(f"{path}: unknown keys {', '.join(unknown)} (known: DESTINATION, SSH_OPTIONS)")
+    destination = values.get("DESTINATION") or str(home / "backup")
+    return BackupConfig(str(Path(destination).expanduser()) if ":" not in destination else destination,
+                        values.get("SSH_OPTIONS", ""), str(path))  # fmt: skip
+
+
+def plan_local(roots: dict[str, Path], destination: Path) -> BackupPlan:
+    """Files that are new or differ (size or mtime) at the destination."""
+    plan = BackupPlan()
+    for agent, root in roots.items():
+        for source in sorted(p for p in root.rglob("*") if p.is_file()):
+            target = destination / agent / source.relative_to(root)
+            stat = source.stat()
+            if (
+                target.exists()
+                and (t := target.stat()).st_size == stat.st_size
+                and int(t.st_mtime) == int(stat.st_mtime)
+            ):
+                plan.unchanged += 1
+            else:
+                plan.copies.append((source, str(target)))
+    return plan
+
+
+def copy_local(plan: BackupPlan) -> None:
+    for source, target in plan.copies:
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        partial = Path(target + ".partial")
+        shutil.copy2(source, partial)
+        partial.replace(target)  # a crash never leaves a half-copied file under its real name
+
+
+def remote_commands(roots: dict[str, Path], config: BackupConfig) -> list[list[str]]:
+    """One rsync per agent tree (scp -r when rsync is missing); no --delete, ever."""
+    ssh = ["ssh", *shlex.split(config.ssh_options)]
+    commands = []
+    for agent, root in roots.items():
+        target = f"{config.destination.rstrip('/')}/{agent}/"
+        if shutil.which("rsync"):
+            commands.append(["rsync", "-a", "--partial", "-e", shlex.join(ssh), f"{root}/", target])
+        else:
+            host, _, folder = config.destination.partition(":")
+            commands.append([*ssh, host, "mkdir", "-p", shlex.quote(f"{folder.rstrip('/')}/{agent}")])
+            scp_options = [o.replace("-p", "-P") if o == "-p" else o for o in shlex.split(config.ssh_options)]
+            commands.append(["scp", "-r", "-p", *scp_options, f"{root}/.", target])
+    return commands
+
+
+def run_remote(commands: list[list[str]]) -> None:
+    for command in commands:
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"{shlex.join(command)} failed ({done.returncode}): {done.stderr.strip()}")

@@ -1,0 +1,164 @@
+"""`pica recent`, `session`, `list`, `stats`, `backup`: agent transcripts read back and kept safe."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from pica.kernel.cli import main
+
+
+def _run(recipe: str, variables: dict):
+    from pica.kernel import runner
+
+    try:
+        return runner.run(recipe, variables=variables).output
+    except LookupError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _print_messages(messages: list[dict], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(messages, indent=2, ensure_ascii=False))
+        return
+    for m in messages:
+        meta = m["metadata"]
+        what = meta.get("role", "")
+        if meta.get("kind") not in ("text", None):
+            what += f" ({meta['kind']}{': ' + meta['tool'] if meta.get('tool') else ''})"
+        click.echo(f"--- {meta.get('timestamp', '')}  {what}  {m['path']}:{meta.get('line', '')}")
+        click.echo(m["text"])
+
+
+@main.command()
+@click.option(
+    "--n", "n", type=click.IntRange(min=1), default=30, show_default=True, help="How many messages."
+)
+@click.option("--session", default="", help="This session (id or unique prefix) instead of the newest.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def recent(n: int, session: str, as_json: bool) -> None:
+    """The latest messages of the newest session (or of --session)."""
+    _print_messages(_run("transcripts/session", {"session": session, "last": n}), as_json)
+
+
+@main.command()
+@click.argument("session_id")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def session(session_id: str, as_json: bool) -> None:
+    """The whole transcript of session SESSION_ID (or a unique prefix of it), in order."""
+    _print_messages(_run("transcripts/session", {"session": session_id}), as_json)
+
+
+@main.command(name="list")
+@click.option(
+    "--n", "n", type=click.IntRange(min=1), default=20, show_default=True, help="How many sessions."
+)
+@click.option("--agent", default="", help="Only claude-code, codex or gemini.")
+@click.option("--project", default="", help="Only this project.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def list_sessions(n: int, agent: str, project: str, as_json: bool) -> None:
+    """Recent sessions: project, agent, start, end and message count."""
+    sessions = _run("transcripts/list", {"n": n, "agent": agent, "project": project})
+    if as_json:
+        click.echo(json.dumps(sessions, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{'session':38} {'agent':12} {'project':24} {'start':20} {'end':20} {'messages':>8}")
+    for s in sessions:
+        click.echo(
+            f"{s['session'][:38]:38} {s['agent']:12} {s['project'][:24]:24} "
+            f"{s['start'][:19]:20} {s['end'][:19]:20} {s['messages']:8}"
+        )
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def stats(as_json: bool) -> None:
+    """Index size, last indexed time, and row counts per source and collection."""
+    from pica.kernel.settings import Settings
+
+    found = _run("ingest/status", {})
+    sources: dict[str, dict] = {}
+    for name, c in found["collections"].items():
+        empty = {
+            "collections": {},
+            "files": 0,
+            "documents": 0,
+            "chunks": 0,
+            "embedded": 0,
+            "indexed_at": None,
+        }
+        entry = sources.setdefault(c.get("source") or "files", empty)
+        entry["collections"][name] = {
+            k: c[k] for k in ("files", "documents", "chunks", "embedded", "indexed_at")
+        }
+        for key in ("files", "documents", "chunks", "embedded"):
+            entry[key] += c[key]
+        entry["indexed_at"] = max(filter(None, [entry["indexed_at"], c["indexed_at"]]), default=None)
+    report = {"home": str(Settings().home), "lance_bytes": found["lance_bytes"],
+              "keyword_bytes": found["keyword_bytes"], "sources": sources}  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    from pica.kernel.cli_collections import _size, _time
+
+    click.echo(f"home {report['home']}: LanceDB {_size(found['lance_bytes'])}, "
+               f"keyword index {_size(found['keyword_bytes'])}")  # fmt: skip
+    for source, entry in sources.items():
+        click.echo(
+            f"{source}: {entry['files']} files, {entry['documents']} documents, {entry['chunks']} chunks "
+            f"({entry['embedded']} embedded), last indexed {_time(entry['indexed_at'])}"
+        )
+        for name, c in entry["collections"].items():
+            click.echo(
+                f"  {name:18} {c['files']:8} files {c['documents']:9} documents {c['chunks']:9} chunks"
+            )
+
+
+@main.command()
+@click.option("--dry-run", is_flag=True, help="Say what would be copied; copy nothing.")
+@click.option("--show-config", is_flag=True, help="Print the configuration in use and stop.")
+@click.option("--to", "destination", default="", help="Destination for this run (folder or user@host:path).")
+def backup(dry_run: bool, show_config: bool, destination: str) -> None:
+    """Copy the agents' transcript folders to a backup (never deletes anything).
+
+    Configure in $PICA_HOME/backup.env: DESTINATION=/folder or DESTINATION=user@host:/folder
+    (rsync over SSH, scp when rsync is missing), SSH_OPTIONS="-p 2222 -i ~/.ssh/key"."""
+    from pathlib import Path
+
+    from pica.kernel import backup as backups
+    from pica.kernel.settings import Settings
+
+    settings = Settings()
+    try:
+        config = backups.load_config(settings.home.expanduser())
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    if destination:
+        config = backups.BackupConfig(destination, config.ssh_options, "--to")
+    roots = {a: r for a, r in settings.transcript_roots().items() if r.is_dir()}
+    if show_config:
+        click.echo(f"destination: {config.destination} ({'ssh' if config.remote else 'local folder'})")
+        click.echo(f"configured by: {config.source}")
+        for agent, root in settings.transcript_roots().items():
+            click.echo(f"{agent}: {root}{'' if root.is_dir() else '  (not found)'}")
+        return
+    if not roots:
+        raise click.ClickException("no agent transcript folders found to back up")
+    if config.remote:
+        commands = backups.remote_commands(roots, config)
+        for command in commands:
+            click.echo(("would run: " if dry_run else "running: ") + " ".join(command))
+        if not dry_run:
+            try:
+                backups.run_remote(commands)
+            except RuntimeError as error:
+                raise click.ClickException(str(error)) from None
+        return
+    plan = backups.plan_local(roots, Path(config.destination))
+    for source, target in plan.copies if dry_run else []:
+        click.echo(f"would copy {source} -> {target}")
+    if not dry_run:
+        backups.copy_local(plan)
+    verb = "would copy" if dry_run else "copied"
+    click.echo(f"{verb} {len(plan.copies)} files to {config.destination}; {plan.unchanged} already there")
