@@ -10,10 +10,12 @@ from pica.kernel.paths import RECIPES_DIR, bundled_recipes
 from pica.kernel.render import render_plan
 from pica.kernel.settings import Settings
 
+EXAMPLE_VALUES = {"agent": "codex"}  # variables whose values are checked, not free text
+
 
 def required_variables(path) -> list[str]:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return [f"{key}=x" for key, value in data.items() if value == "???"]
+    return [f"{key}={EXAMPLE_VALUES.get(key, 'x')}" for key, value in data.items() if value == "???"]
 
 
 @pytest.mark.parametrize("path", bundled_recipes(), ids=lambda p: str(p.relative_to(RECIPES_DIR)))
@@ -23,6 +25,24 @@ def test_bundled_recipe_dry_runs(path, tmp_path):
     text = render_plan(plan)
     for name in plan.stages:
         assert f"  {name}: " in text
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in bundled_recipes() if p.parent.name == "ingest"],
+    ids=lambda p: str(p.relative_to(RECIPES_DIR)),
+)
+def test_every_ingest_recipe_redacts_what_it_writes(path, tmp_path):
+    plan = runner.plan(path, required_variables(path), Settings(home=tmp_path))
+    for stage in plan.stages.values():
+        for port in ("documents", "chunks"):
+            if stage.stage_cls.id.startswith("store.") and port in stage.inputs:
+                for source, _ in stage.inputs[port]:
+                    redacted = plan.stages[source].stage_cls.id == "redact.secrets.v1" or any(
+                        plan.stages[s].stage_cls.id == "redact.secrets.v1"
+                        for s, _ in plan.stages[source].inputs.get("documents", [])
+                    )
+                    assert redacted, f"{stage.name}.{port} is written from {source}, not redacted"
 
 
 def test_recipes_are_bundled():
