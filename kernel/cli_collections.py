@@ -85,10 +85,12 @@ def index(names: tuple[str, ...], as_json: bool) -> None:
         runs = [_collection_run(c) for c in collections.all()]
         runs += [("ingest/transcripts", a, {"agent": a, "root": str(root)}) for a, root in agents.items()]
     if not runs:
-        raise click.UsageError(
-            "nothing to index: no agent transcripts found and no collections yet "
-            "(add one with `pica add PATH --name NAME`)"
+        looked = ", ".join(str(root) for root in settings.transcript_roots().values())
+        click.echo(
+            f"nothing to index: no agent transcripts in {looked}, and no collections "
+            "(add a folder with `pica add PATH --name NAME`)"
         )
+        return
     progress = Progress()
     results = {
         name: _index_one(recipe, name, variables, progress, as_json) for recipe, name, variables in runs
@@ -120,7 +122,7 @@ def _index_one(recipe: str, name: str, variables: dict, progress, as_json: bool)
     if not as_json:
         click.echo(
             f"{name}: {len(added)} documents added or changed, {len(removed - added)} removed, "
-            f"{len(skipped)} files or lines skipped"
+            f"{len(skipped)} skipped"
         )
         for entry in skipped:
             click.echo(f"  skipped {entry.path}: {entry.reason}")

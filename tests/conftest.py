@@ -9,6 +9,9 @@ import pytest
 # Nothing may come from a model hub in tests: models load from installed packages or test folders.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# Never index this machine's own agent transcripts: tests that want transcripts point at theirs.
+for _agent in ("CLAUDE", "CODEX", "GEMINI"):
+    os.environ[f"PICA_{_agent}_DIR"] = f"/nonexistent/pica-tests/{_agent.lower()}"
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus"

@@ -293,14 +293,19 @@ def test_cli_add_index_status_rm(tmp_path, pica_home):
             env={**os.environ, "HF_HUB_OFFLINE": "1"},
         )
 
-    assert pica("index").returncode != 0  # no collections yet: says how to add one
+    empty = pica("index")  # nothing to index is not an error; it says where it looked and how to add
+    assert (
+        empty.returncode == 0
+        and "pica add PATH" in empty.stdout
+        and "/nonexistent/pica-tests" in empty.stdout
+    )
     added = pica("add", str(folder), "--name", "notes")
     assert added.returncode == 0 and "added collection 'notes'" in added.stdout
     clash = pica("add", str(tmp_path), "--name", "notes")
     assert clash.returncode == 2 and "already indexes" in clash.stderr
     indexed = pica("index")
     assert indexed.returncode == 0, indexed.stderr
-    assert "notes: 1 documents added or changed, 0 removed, 1 files skipped" in indexed.stdout
+    assert "notes: 1 documents added or changed, 0 removed, 1 skipped" in indexed.stdout
     assert "skipped bad.pdf:" in indexed.stdout
     assert "scan: 2 changed" in indexed.stderr  # plain progress lines when not on a terminal
     status = json.loads(pica("status", "--json").stdout)
