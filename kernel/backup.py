@@ -90,7 +90,9 @@ def remote_commands(roots: dict[str, Path], config: BackupConfig) -> list[list[s
         else:
             host, _, folder = config.destination.partition(":")
             commands.append([*ssh, host, "mkdir", "-p", shlex.quote(f"{folder.rstrip('/')}/{agent}")])
-            scp_options = [o.replace("-p", "-P") if o == "-p" else o for o in shlex.split(config.ssh_options)]
+            scp_options = [
+                "-P" if o == "-p" else o for o in shlex.split(config.ssh_options)
+            ]  # scp's port flag
             commands.append(["scp", "-r", "-p", *scp_options, f"{root}/.", target])
     return commands
 

@@ -156,9 +156,10 @@ def backup(dry_run: bool, show_config: bool, destination: str) -> None:
                 raise click.ClickException(str(error)) from None
         return
     plan = backups.plan_local(roots, Path(config.destination))
-    for source, target in plan.copies if dry_run else []:
-        click.echo(f"would copy {source} -> {target}")
-    if not dry_run:
+    if dry_run:
+        for source, target in plan.copies:
+            click.echo(f"would copy {source} -> {target}")
+    else:
         backups.copy_local(plan)
     verb = "would copy" if dry_run else "copied"
     click.echo(f"{verb} {len(plan.copies)} files to {config.destination}; {plan.unchanged} already there")

@@ -84,35 +84,29 @@ class ReadTranscripts(Stage):
         if self.params.agent == "gemini" and path.suffix == ".json":
             context: dict[str, Any] = {}
             messages = gemini.parse_legacy(path, context, problems)
-            size = path.stat().st_size
+            start = 0
+            end = {"context": context, "bad": len(problems)}  # read whole every time: no offset
+        else:
+            start, first_line = resume_point(path, cursor)
+            context = dict(cursor["context"]) if start and cursor else {}
+            read = read_lines(path, start, first_line)
+            parsed: Parsed = FORMATS[self.params.agent](read, context, problems)
+            if parsed.restart:
+                start, context, problems = 0, {}, []
+                read = read_lines(path, 0, 1)
+                parsed = FORMATS[self.params.agent](read, context, problems)
+            messages = parsed.messages
+            offset, line = parsed.resume or (read.complete_end, read.first_line + read.complete_lines)
+            earlier_bad = int(cursor.get("bad", 0)) if start and cursor else 0
             end = {
-                "offset": size,
-                "line": 1,
-                "head": head_hash(path, size),
-                "context": context,
-                "bad": len(problems),
+                "offset": offset,
+                "line": line,
+                "head": head_hash(path, offset),
+                "context": parsed.context,
+                "bad": earlier_bad + len(problems),
             }
-            skipped += [Skipped(f"{relative}:{n}", why) for n, why in problems]
-            return messages, end, False
-        start, first_line = resume_point(path, cursor)
-        context = dict(cursor["context"]) if start and cursor else {}
-        read = read_lines(path, start, first_line)
-        parsed: Parsed = FORMATS[self.params.agent](read, context, problems)
-        if parsed.restart:
-            start, context, problems = 0, {}, []
-            read = read_lines(path, 0, 1)
-            parsed = FORMATS[self.params.agent](read, context, problems)
-        offset, line = parsed.resume or (read.complete_end, read.first_line + read.complete_lines)
-        earlier_bad = int(cursor.get("bad", 0)) if start and cursor else 0
         skipped += [Skipped(f"{relative}:{n}", why) for n, why in problems]
-        end = {
-            "offset": offset,
-            "line": line,
-            "head": head_hash(path, offset),
-            "context": parsed.context,
-            "bad": earlier_bad + len(problems),
-        }
-        return parsed.messages, end, start > 0
+        return messages, end, start > 0
 
     def _document(
         self, collection: str, relative: str, message: Message, context: dict[str, Any]

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages.store.lance_store import LanceStore
+from pica.stages.store.lance_store import BATCH, LanceStore, in_list
 
 WHERE = "source = 'transcripts'"
 
@@ -91,8 +91,8 @@ class SessionMessages(Stage):
         return Example(params={"lance_dir": _indexed_example(workdir)})
 
     def run(self, ctx: Context) -> dict[str, Any]:
-        columns = ["id", "collection", "path", "text", "metadata"]
-        rows = _rows(self.params.lance_dir, WHERE, columns)
+        # Pick the messages from metadata alone; read the text of only those.
+        rows = _rows(self.params.lance_dir, WHERE, ["id", "collection", "path", "metadata"])
         if not rows:
             raise LookupError("no transcripts are indexed yet; run `pica index`")
         sessions = {r["metadata"].get("session", "") for r in rows}
@@ -109,7 +109,14 @@ class SessionMessages(Stage):
         messages = sorted((r for r in rows if r["metadata"].get("session", "") == session), key=_order)
         if self.params.last:
             messages = messages[-self.params.last :]
-        return {"messages": messages}
+        ids = [m["id"] for m in messages]
+        texts = {}
+        for start in range(0, len(ids), BATCH):
+            for row in _rows(
+                self.params.lance_dir, in_list("id", ids[start : start + BATCH]), ["id", "text"]
+            ):
+                texts[row["id"]] = row["text"]
+        return {"messages": [{**m, "text": texts.get(m["id"], "")} for m in messages]}
 
 
 def _indexed_example(workdir: Path) -> str:
