@@ -70,12 +70,17 @@ def compose(
     ]
     if problems:
         raise RecipeError(str(recipe), problems)
+    _SELECTIONS.asked = {}
     try:
-        return OmegaConf.to_container(cfg, resolve=True)  # type: ignore[return-value]
+        resolved = OmegaConf.to_container(cfg, resolve=True)
     except OmegaConfBaseException as error:
         key = getattr(error, "full_key", "") or ""
         message = str(error).splitlines()[0]
         raise RecipeError(str(recipe), [Problem(key, message)]) from None
+    problems = _unknown_selections(resolved)  # type: ignore[arg-type]
+    if problems:
+        raise RecipeError(str(recipe), problems)
+    return resolved  # type: ignore[return-value]
 
 
 def _hydra(recipe: Path, overrides: list[str], search_path: list[Path]) -> Any:
@@ -115,12 +120,37 @@ def _write_cache(path: Path, text: str) -> None:
 
 
 def _register_resolvers() -> None:
-    """Small arithmetic for recipes: ${max:200,${mul:5,${k}}}."""
+    """Small arithmetic for recipes, ${max:200,${mul:5,${k}}}, and ${selected:kg,${sources}}: whether
+    a name is in a list of chosen ones (an empty list chooses all)."""
     from omegaconf import OmegaConf
 
     if not OmegaConf.has_resolver("max"):
         OmegaConf.register_new_resolver("max", lambda *values: max(values))
         OmegaConf.register_new_resolver("mul", lambda a, b: a * b)
+        OmegaConf.register_new_resolver("selected", _selected)
+
+
+# The names each list of chosen ones was asked about while one composition resolved, so that a
+# chosen name nothing asks about (a typo in --sources) is an error rather than silently nothing.
+_SELECTIONS = threading.local()
+
+
+def _selected(name: str, chosen: Any) -> bool:
+    chosen = [str(c) for c in chosen]
+    _SELECTIONS.asked.setdefault(tuple(chosen), set()).add(str(name))
+    return not chosen or name in chosen
+
+
+def _unknown_selections(resolved: dict[str, Any]) -> list[Problem]:
+    problems = []
+    for chosen, asked in getattr(_SELECTIONS, "asked", {}).items():
+        key = next((k for k, v in resolved.items() if v == list(chosen)), "")
+        problems += [
+            Problem(key, f"'{name}' is not one of the choices ({', '.join(sorted(asked))})")
+            for name in chosen
+            if name not in asked
+        ]
+    return problems
 
 
 def _has_key(cfg: Any, key: str) -> bool:

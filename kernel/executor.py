@@ -4,7 +4,8 @@ Each stage runs in a daemon thread so that one that hangs past its `timeout_s` c
 (Python cannot kill a thread; a daemon thread at least never blocks the process from exiting).
 A stage that raises or times out either stops the run (`on_error: fail`) or yields empty outputs
 (or, for outputs it names in `passthrough`, its inputs) and a warning the result carries
-(`on_error: skip`).
+(`on_error: skip`). A stage the recipe disabled (`enabled: false`) does not run: it yields what a
+skipped stage yields, without a warning, and its status is `off`.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ POLL_S = 0.2  # how often the waiting thread wakes to notice Ctrl-C and deadline
 class RunResult:
     output: Any
     warnings: list[str] = field(default_factory=list)
-    status: dict[str, str] = field(default_factory=dict)  # stage -> ok | skipped | timed out
+    notes: list[str] = field(default_factory=list)  # what is worth knowing but went right
+    status: dict[str, str] = field(default_factory=dict)  # stage -> ok | skipped | timed out | off
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -62,7 +64,7 @@ def execute(
 ) -> RunResult:
     cache = cache or StageCache()
     values: dict[tuple[str, str], Any] = {}
-    result = RunResult(output=None, warnings=ctx.warnings)
+    result = RunResult(output=None, warnings=ctx.warnings, notes=ctx.notes)
     for level in plan.levels:
         _run_level([plan.stages[n] for n in level], values, ctx, cache, max_parallel, result)
     result.output = _pick(plan.output, values)
@@ -91,7 +93,11 @@ def _run_level(
     result: RunResult,
 ) -> None:
     done: queue.Queue[tuple[str, str, Any]] = queue.Queue()
-    waiting = list(stages)
+    for planned in stages:
+        if not planned.enabled:
+            _stand_in_outputs(planned, values)
+            result.status[planned.name], result.seconds[planned.name] = "off", 0.0
+    waiting = [planned for planned in stages if planned.enabled]
     running: dict[str, tuple[PlannedStage, float, float]] = {}  # name -> (stage, started, deadline)
 
     def work(planned: PlannedStage, inputs: dict[str, Any]) -> None:
@@ -156,16 +162,22 @@ def _fail(
         if isinstance(error, KeyboardInterrupt | SystemExit):
             raise error
         raise StageFailed(planned.name, planned.stage_cls.id, error) from error
+    _stand_in_outputs(planned, values)
+    result.status[planned.name], result.seconds[planned.name] = status, seconds
+    outcome = "its inputs pass through" if planned.stage_cls.passthrough else "its outputs are empty"
+    name = f"stage '{planned.name}' ({planned.stage_cls.id})"
+    ctx.warnings.append(f"{name} {status}: {type(error).__name__}: {error}; {outcome}")
+
+
+def _stand_in_outputs(planned: PlannedStage, values: dict[tuple[str, str], Any]) -> None:
+    """What a stage that did not run yields: for outputs it names in `passthrough`, its inputs;
+    empty values for the others."""
     passthrough = planned.stage_cls.passthrough
     for out, tp in planned.stage_cls.outputs.items():
         if out in passthrough and passthrough[out] in planned.inputs:
             values[(planned.name, out)] = _gather(planned.inputs[passthrough[out]], values)
         else:
             values[(planned.name, out)] = empty(tp)
-    result.status[planned.name], result.seconds[planned.name] = status, seconds
-    outcome = "its inputs pass through" if passthrough else "its outputs are empty"
-    name = f"stage '{planned.name}' ({planned.stage_cls.id})"
-    ctx.warnings.append(f"{name} {status}: {type(error).__name__}: {error}; {outcome}")
 
 
 def _check_outputs(planned: PlannedStage, outputs: Any) -> None:

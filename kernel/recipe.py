@@ -10,6 +10,7 @@
         inputs: {chunks: chunk.chunks}  # input <- stage.output
         timeout_s: 5                  # optional; the stage's own default otherwise
         on_error: skip                # fail (stop the run) | skip (empty outputs + a warning)
+        enabled: true                 # false: the stage does not run; its outputs are empty
     output: search.hits               # or a mapping {name: stage.output, ...}
 
 `load_plan` reports every problem at once, each with its path in the file.
@@ -43,6 +44,7 @@ class StageSpec(BaseModel):
     inputs: dict[str, str | list[str]] = Field(default_factory=dict)
     timeout_s: float | None = Field(default=None, gt=0)
     on_error: Literal["fail", "skip"] | None = None
+    enabled: bool = True
 
 
 @dataclass
@@ -53,6 +55,7 @@ class PlannedStage:
     inputs: dict[str, list[tuple[str, str]]]  # input name -> [(stage name, output name), ...]
     timeout_s: float | None
     on_error: str
+    enabled: bool = True
 
 
 @dataclass
@@ -89,6 +92,7 @@ class Plan:
                     "inputs": {i: [f"{src}.{out}" for src, out in refs] for i, refs in s.inputs.items()},
                     "timeout_s": s.timeout_s,
                     "on_error": s.on_error,
+                    "enabled": s.enabled,
                 }
                 for name, s in self.stages.items()
             },
@@ -220,6 +224,7 @@ def build_plan(config: dict[str, Any], registry: Registry, source: str = "<recip
                 inputs=edges[name],
                 timeout_s=spec.timeout_s if spec.timeout_s is not None else classes[name].timeout_s,
                 on_error=spec.on_error or classes[name].on_error,
+                enabled=spec.enabled,
             )
             for name, spec in specs.items()
         },

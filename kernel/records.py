@@ -55,6 +55,8 @@ class Hit:
     metadata: dict[str, Any] = field(default_factory=dict)
     trust: str = ""  # the source's trust tier: fact, reference, lead or stale
     via: str = ""  # the retriever that found it (lexical, semantic, grep...); fusion groups by it
+    # Every other place the same content was found: {source, id, collection, path, lines, trust}.
+    corroboration: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(slots=True)

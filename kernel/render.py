@@ -34,9 +34,14 @@ def render_hits(hits: list[Hit], show_fields: bool = False) -> str:
 
 
 def render_hit(rank: int, hit: Hit, show_fields: bool = False) -> str:
-    head = f"{rank}. {hit.id}:{hit.line_start}-{hit.line_end}  {hit.title}  (score {hit.score:.3f}"
-    head += f", {hit.trust})" if hit.trust else ")"
-    lines = [head]
+    where = f"{hit.id}:{hit.line_start}-{hit.line_end}" if hit.line_end else hit.id
+    about = [f"score {hit.score:.3f}", *([f"{hit.source} {hit.trust}"] if hit.trust else [])]
+    if hit.corroboration:
+        about.append(f"also in {len(hit.corroboration)} more")
+    if "corroborated_by" in hit.metadata:
+        about.append(f"{hit.metadata['corroborated_by']} sites")
+    lines = [f"{rank}. {where}  {hit.title}  ({', '.join(about)})"]
+    lines += [f"   = {c['id']}:{c['lines'][0]}-{c['lines'][1]} ({c['source']})" for c in hit.corroboration]
     if show_fields:
         lines += [
             f"   {k}: {json.dumps(v, ensure_ascii=False, default=str)}" for k, v in hit.metadata.items()
@@ -58,7 +63,8 @@ def render_plan(plan: Plan) -> str:
         for name in level:
             stage = plan.stages[name]
             limits = f"timeout {stage.timeout_s:g} s, " if stage.timeout_s else ""
-            lines.append(f"  {name}: {stage.stage_cls.id}  ({limits}on_error {stage.on_error})")
+            off = "" if stage.enabled else "OFF, "
+            lines.append(f"  {name}: {stage.stage_cls.id}  ({off}{limits}on_error {stage.on_error})")
             for key, value in stage.params.model_dump(mode="json").items():
                 lines.append(f"      {key} = {json.dumps(value, ensure_ascii=False)}")
             for input_name, refs in stage.inputs.items():

@@ -34,9 +34,12 @@ def plan(
 ) -> Plan:
     settings = settings or Settings()
     user_configs = settings.home.expanduser() / "configs"
+    overrides = list(overrides)
+    if settings.team and not any(o.startswith("team=") for o in overrides):
+        overrides.append(f"team={settings.team}")  # PICA_TEAM: one team's overrides on every recipe
     return load_plan(
         resolve_recipe(recipe),
-        list(overrides),
+        overrides,
         stages,
         settings.as_config(),
         [user_configs],

@@ -38,6 +38,16 @@ class Settings(BaseSettings):
         description="Gemini CLI's transcripts (<project-hash>/chats/).",
     )
 
+    team: str = Field("", description="A team's overrides (configs/team/NAME.yaml) applied to every recipe.")
+    kg_path: str = Field(
+        default_factory=lambda: os.environ.get("MEMORY_FILE_PATH", ""),
+        description="The MCP memory server's knowledge graph (memory.jsonl); MEMORY_FILE_PATH if set.",
+    )
+    web_url: str = Field("", description="A SearXNG-compatible search endpoint, e.g. http://127.0.0.1:8888.")
+    vector_uri: str = Field("", description="A LanceDB database of your own to search (a folder).")
+    vector_table: str = Field("", description="The table in vector_uri to search.")
+    tokenizer: str = Field("heuristic", description="How budgets count tokens: heuristic or tiktoken.")
+
     def transcript_roots(self) -> dict[str, Path]:
         """agent -> its transcript folder, as the transcripts recipe names agents."""
         return {
@@ -48,4 +58,11 @@ class Settings(BaseSettings):
 
     def as_config(self) -> dict[str, str]:
         """The values recipes may interpolate as `${settings.NAME}`."""
-        return {"home": str(self.home.expanduser())}
+        return {
+            "home": str(self.home.expanduser()),
+            "kg_path": str(Path(self.kg_path).expanduser()) if self.kg_path else "",
+            "web_url": self.web_url,
+            "vector_uri": str(Path(self.vector_uri).expanduser()) if self.vector_uri else "",
+            "vector_table": self.vector_table,
+            "tokenizer": self.tokenizer,
+        }

@@ -42,9 +42,13 @@ class Context:
     cancelled: threading.Event = field(default_factory=threading.Event)
     progress: Callable[[str], None] = lambda message: None
     counter: Callable[[str, str, int, int], None] = lambda stage, what, done, total: None
+    notes: list[str] = field(default_factory=list)  # not a problem, but worth telling the caller
 
     def warn(self, message: str) -> None:
         self.warnings.append(f"{self.stage}: {message}" if self.stage else message)
+
+    def note(self, message: str) -> None:
+        self.notes.append(f"{self.stage}: {message}" if self.stage else message)
 
     def report(self, message: str) -> None:
         self.progress(f"{self.stage}: {message}" if self.stage else message)
@@ -55,7 +59,9 @@ class Context:
 
     def for_stage(self, name: str) -> Context:
         """A view for one stage that shares warnings, progress and cancellation with the run."""
-        return Context(self.settings, name, self.warnings, self.cancelled, self.progress, self.counter)
+        return Context(
+            self.settings, name, self.warnings, self.cancelled, self.progress, self.counter, self.notes
+        )
 
 
 @dataclass

@@ -200,3 +200,20 @@ def test_with_params_asks_a_composed_plan_again():
     assert execute(again, Context()).output == [5, 10]
     assert execute(base, Context()).output == [2, 4]  # the original plan is unchanged
     assert again.stages["a"] is base.stages["a"]  # stages without that param are shared
+
+
+def test_a_disabled_stage_does_not_run_and_yields_empty_outputs_without_a_warning():
+    result = run(
+        {
+            "kind": "search",
+            "stages": {
+                "a": {"use": "test.const.v1", "params": {"values": [1, 2]}},
+                "boom": {"use": "test.boom.v1", "enabled": False},
+                "join": {"use": "test.concat.v1", "inputs": {"left": "a.numbers", "right": "boom.numbers"}},
+            },
+            "output": "join.numbers",
+        }
+    )
+    assert result.output == [1, 2]
+    assert result.warnings == []
+    assert result.status["boom"] == "off"
