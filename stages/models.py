@@ -53,3 +53,15 @@ def load_sentence_transformer(name: str, threads: int) -> Any:
     transformers_logging.set_verbosity_error()
 
     return SentenceTransformer(model_location(name), device="cpu")
+
+
+def query_encoder(name: str) -> Any:
+    """texts -> unit-length float32 vectors, one row each, with the model `name` (one thread)."""
+    if name == HASHED:
+        from pica.stages.embed import hashed_vectors
+
+        return hashed_vectors
+    model = load_sentence_transformer(name, threads=1)
+    return lambda texts: model.encode(
+        texts, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+    )

@@ -25,6 +25,7 @@ class LexicalParams(Params):
     query: str = Field(description='Words to find; AND OR NOT NEAR "phrases" ( ) meta:word work.')
     k: int = Field(50, gt=0, le=5000, description="How many chunks to return.")
     collection: str = Field("", description="Only this collection (empty: all).")
+    source: str = Field("", description="Only this source: files or transcripts (empty: all).")
     require_all: bool = Field(True, description="Every word must match (falling back to any word).")
     # Every chunk repeats its document's title, so a title match counts once per chunk already;
     # 0.5 measured best of 0-3 on both benchmark sets (docs/benchmarks.md).
@@ -39,7 +40,7 @@ class RetrieveLexical(Stage):
     id = "retrieve.lexical.v1"
     Params = LexicalParams
     outputs = {"hits": list[Hit]}
-    run_params = frozenset({"query", "k", "collection", "require_all", "title_boost", "trust"})
+    run_params = frozenset({"query", "k", "collection", "source", "require_all", "title_boost", "trust"})
     timeout_s = 5.0
     on_error = "skip"
 
@@ -85,8 +86,9 @@ class RetrieveLexical(Stage):
             return (self._query(" ".join(words), conjunction) if words else None), True
 
     def _query(self, text: str, conjunction: bool) -> Any:
-        if self.params.collection:
-            text = f"({text}) AND collection:{json.dumps(self.params.collection)}"
+        for field in ("collection", "source"):
+            if value := getattr(self.params, field):
+                text = f"({text}) AND {field}:{json.dumps(value)}"
         return self.index.parse_query(
             text,
             SEARCH_FIELDS,

@@ -10,7 +10,7 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages.models import HASHED
+from pica.stages.models import query_encoder
 from pica.stages.retrieve.vectors import (
     ann_hits,
     check_model,
@@ -68,17 +68,7 @@ class RetrieveSemantic(Stage):
     def warm_up(self, ctx: Context) -> None:
         self.store = store_for(self.params.lance_dir)
         check_model(Path(self.params.lance_dir), self.params.model)
-        if self.params.model == HASHED:
-            from pica.stages.embed import hashed_vectors
-
-            self.encode = hashed_vectors
-            return
-        from pica.stages.models import load_sentence_transformer
-
-        model = load_sentence_transformer(self.params.model, threads=1)
-        self.encode = lambda texts: model.encode(
-            texts, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
-        )
+        self.encode = query_encoder(self.params.model)
 
     def run(self, ctx: Context) -> dict[str, Any]:
         if not self.params.query.strip():

@@ -1,0 +1,206 @@
+"""The knowledge graph of the MCP memory server (memory.jsonl) as a search provider.
+
+The reference server writes one JSON object per line, `{"type":"entity","name",...}` or
+`{"type":"relation","from","to","relationType"}`. Forks write look-alikes: `_type` for `type`,
+no type at all (inferred from the keys), extra keys, observations as `{"text": ...}` objects. All
+are read; a line that is not JSON, or not an entity or relation, is skipped and reported. Names
+repeat in hand-edited files (their types and observations are merged) and relations may name
+entities that do not exist (they are kept and shown).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from pica.kernel.records import Hit
+from pica.kernel.registry import stage
+from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.terms import WORD, contains, fold, query_terms
+
+# Where a term is found counts this much: names say what an entity is, observations say more.
+NAME_WEIGHT, TYPE_WEIGHT, OBSERVATION_WEIGHT = 3.0, 1.0, 1.0
+
+
+@dataclass
+class Entity:
+    name: str
+    line: int
+    types: list[str] = field(default_factory=list)
+    observations: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Relation:
+    source: str
+    target: str
+    kind: str
+    line: int
+
+
+@dataclass
+class Graph:
+    entities: dict[str, Entity] = field(default_factory=dict)
+    relations: list[Relation] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def relations_of(self, name: str) -> list[Relation]:
+        return [r for r in self.relations if name in (r.source, r.target)]
+
+
+def read_graph(path: Path) -> Graph:
+    graph = Graph()
+    seen_relations: set[tuple[str, str, str]] = set()
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as error:
+            graph.problems.append(f"{path.name} line {number}: not JSON ({error.args[0][:60]}); skipped")
+            continue
+        kind = _kind(item)
+        if kind == "entity":
+            _add_entity(graph, item, number)
+        elif kind == "relation":
+            key = (str(item["from"]), str(item["to"]), str(item.get("relationType", "")))
+            if key not in seen_relations:
+                seen_relations.add(key)
+                graph.relations.append(Relation(*key, number))
+        elif kind is None:
+            graph.problems.append(f"{path.name} line {number}: neither an entity nor a relation; skipped")
+    return graph
+
+
+def _kind(item: Any) -> str | None:
+    if not isinstance(item, dict):
+        return None
+    kind = item.get("type", item.get("_type"))
+    if kind in ("entity", "relation"):
+        return kind if _usable(item, kind) else None
+    if kind is not None:
+        return "other"  # the reference server ignores lines of other types; so do we
+    if _usable(item, "relation"):
+        return "relation"
+    return "entity" if _usable(item, "entity") else None
+
+
+def _usable(item: dict[str, Any], kind: str) -> bool:
+    if kind == "entity":
+        return isinstance(item.get("name"), str) and bool(item["name"].strip())
+    return isinstance(item.get("from"), str) and isinstance(item.get("to"), str)
+
+
+def _add_entity(graph: Graph, item: dict[str, Any], line: int) -> None:
+    name = item["name"]
+    entity = graph.entities.setdefault(name, Entity(name, line))
+    kind = item.get("entityType")
+    if isinstance(kind, str) and kind and kind not in entity.types:
+        entity.types.append(kind)
+    observations = item.get("observations")
+    for observation in observations if isinstance(observations, list) else []:
+        if isinstance(observation, dict):  # {"text": ..., "timestamp": ...} in some forks
+            observation = observation.get("text") or observation.get("content") or ""
+        if isinstance(observation, str) and observation and observation not in entity.observations:
+            entity.observations.append(observation)
+
+
+class KgParams(Params):
+    path: str = Field("", description="The knowledge graph's memory.jsonl; empty: not configured.")
+    query: str = Field(description="Words to find in entity names, types and observations.")
+    k: int = Field(20, gt=0, le=1000, description="How many entities to return.")
+    trust: str = Field("fact", description="Trust tier of what it finds.")
+
+
+@stage
+class RetrieveKg(Stage):
+    """Entities of an MCP memory-server knowledge graph that hold the query's words (names count
+    most), each with its observations and every relation it takes part in."""
+
+    id = "retrieve.kg.v1"
+    Params = KgParams
+    outputs = {"hits": list[Hit]}
+    run_params = frozenset({"query", "k", "trust"})
+    timeout_s = 5.0
+    on_error = "skip"
+
+    @classmethod
+    def example(cls, workdir: Path) -> Example:
+        path = workdir / "memory.jsonl"
+        lines = [
+            {"type": "entity", "name": "Pica", "entityType": "project", "observations": ["search engine"]},
+            {"type": "relation", "from": "Pica", "to": "Tantivy", "relationType": "uses"},
+        ]
+        path.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+        return Example(params={"path": str(path), "query": "search engine"})
+
+    def warm_up(self, ctx: Context) -> None:
+        self._lock = threading.Lock()
+        self._loaded: tuple[tuple[int, int], Graph] | None = None
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        if not self.params.path:
+            ctx.note("not configured: set PICA_KG_PATH (or MEMORY_FILE_PATH) to a memory.jsonl")
+            return {"hits": []}
+        path = Path(self.params.path).expanduser()
+        graph = self._graph(path)
+        for problem in graph.problems:
+            ctx.warn(problem)
+        terms = query_terms(self.params.query)
+        if not terms:
+            return {"hits": []}
+        scored = [(score, entity) for entity in graph.entities.values() if (score := _score(entity, terms))]
+        scored.sort(key=lambda pair: (-pair[0], pair[1].line))
+        return {"hits": [self._hit(path, graph, entity, score) for score, entity in scored[: self.params.k]]}
+
+    def _graph(self, path: Path) -> Graph:
+        """The graph as the file is now: read again whenever its size or mtime changes."""
+        stat = path.stat()  # a missing file is an error the caller sees as a warning
+        version = (stat.st_mtime_ns, stat.st_size)
+        with self._lock:
+            if self._loaded is None or self._loaded[0] != version:
+                self._loaded = (version, read_graph(path))
+            return self._loaded[1]
+
+    def _hit(self, path: Path, graph: Graph, entity: Entity, score: float) -> Hit:
+        relations = graph.relations_of(entity.name)
+        lines = [f"{entity.name} ({', '.join(entity.types) or 'entity'})"]
+        lines += [f"- {observation}" for observation in entity.observations]
+        for relation in relations:
+            dangling = "" if relation.target in graph.entities and relation.source in graph.entities else " ?"
+            lines.append(f"{relation.source} -[{relation.kind}]-> {relation.target}{dangling}")
+        return Hit(
+            id=f"kg/{entity.name}",
+            chunk_id=f"kg/{entity.name}",
+            collection="kg",
+            path=str(path),
+            title=entity.name,
+            line_start=entity.line,
+            line_end=entity.line,
+            score=score,
+            passage="\n".join(lines),
+            source="kg",
+            metadata={"entityType": entity.types[0] if len(entity.types) == 1 else entity.types},
+            trust=self.params.trust,
+            via="kg",
+        )
+
+
+def _score(entity: Entity, terms: list[str]) -> float:
+    """Weighted share of the query's terms the entity holds; 0 when it holds none."""
+    fields = [
+        (NAME_WEIGHT, entity.name),
+        (TYPE_WEIGHT, " ".join(entity.types)),
+        (OBSERVATION_WEIGHT, " ".join(entity.observations)),
+    ]
+    words = [(weight, set(WORD.findall(fold(text)))) for weight, text in fields]
+    score = 0.0
+    for term in terms:
+        score += max((weight for weight, found in words if contains(found, term)), default=0.0)
+    return score / len(terms)
