@@ -10,12 +10,25 @@ import click
 
 from pica.kernel.cli import main
 
-MODES = ("lexical", "grep", "semantic", "hybrid", "rerank")
+MODES = ("federated", "lexical", "grep", "semantic", "hybrid", "rerank")
+TIERS = ("fact", "reference", "lead", "stale")
 
 
 @main.command(context_settings={"ignore_unknown_options": False})
 @click.argument("query")
-@click.option("--mode", "-m", type=click.Choice(MODES), default="lexical", show_default=True)
+@click.option(
+    "--mode",
+    "-m",
+    type=click.Choice(MODES),
+    default="federated",
+    show_default=True,
+    help="federated: every provider, trust-ranked; the others search the local index only.",
+)
+@click.option(
+    "--sources", default="", help="federated: providers to ask, e.g. files,kg,web (default: local)."
+)
+@click.option("--min-trust", type=click.Choice(TIERS), default=None, help="federated: leave out lower tiers.")
+@click.option("--budget", type=int, default=None, help="federated: most tokens the results may cost.")
 @click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
 @click.option("-c", "--collection", default="", help="Only this collection.")
 @click.option("--path", "path_glob", default="", help="Only paths matching this glob.")
@@ -39,6 +52,9 @@ MODES = ("lexical", "grep", "semantic", "hybrid", "rerank")
 def search(
     query: str,
     mode: str,
+    sources: str,
+    min_trust: str | None,
+    budget: int | None,
     k: int,
     collection: str,
     path_glob: str,
@@ -58,7 +74,8 @@ def search(
     reranker: str | None,
     as_json: bool,
 ) -> None:
-    """Search the local index for QUERY; one result per document with its best passage."""
+    """Search for QUERY: by default every provider at once (transcripts, files, knowledge graph,
+    your vector table), fused by trust; one result per document with its best passage."""
     variables: dict = {
         "query": query,
         "k": k,
@@ -71,7 +88,13 @@ def search(
     if all_passages:
         variables["all_passages"] = True
     if fields:
-        variables["fields"] = [f.strip() for f in fields.split(",") if f.strip()]
+        variables["fields"] = _names(fields)
+    federated = {"sources": _names(sources) or None, "min_trust": min_trust, "budget": budget}
+    for option, value in federated.items():
+        if value is not None and mode != "federated":
+            raise click.UsageError(f"--{option.replace('_', '-')} works with --mode federated (the default)")
+        if value is not None:
+            variables[option] = value
     if mode == "grep":
         variables.update(regex=regex, ignore_case=ignore_case)
     if model and mode in ("semantic", "hybrid", "rerank"):
@@ -79,6 +102,10 @@ def search(
     if reranker and mode == "rerank":
         variables["reranker"] = reranker
     _print_hits(f"search/{mode}", variables, as_json, show_fields=bool(fields))
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 def transcript_filters(project: str, role: str, agent: str, since: str, until: str) -> list[str]:
@@ -111,7 +138,7 @@ def _print_hits(recipe: str, variables: dict, as_json: bool, show_fields: bool) 
     if as_json:
         click.echo(
             json.dumps(
-                {"hits": to_plain(result.output), "warnings": result.warnings},
+                {"hits": to_plain(result.output), "warnings": result.warnings, "notes": result.notes},
                 indent=2,
                 ensure_ascii=False,
                 default=str,
@@ -121,6 +148,8 @@ def _print_hits(recipe: str, variables: dict, as_json: bool, show_fields: bool) 
         click.echo(render.render_hits(result.output, show_fields))
     for warning in [] if as_json else result.warnings:
         click.echo(f"warning: {warning}", err=True)
+    for note in [] if as_json else result.notes:
+        click.echo(f"note: {note}", err=True)
 
 
 @main.command()
@@ -192,3 +221,33 @@ def _bench_table(report: dict) -> str:
             f"{row['p50_ms']:8.2f} {row['p95_ms']:8.2f}  {expected}{verdict}"
         )
     return "\n".join(lines)
+
+
+@main.command()
+@click.argument("question")
+@click.option("--q", "queries", multiple=True, help="Another phrasing, searched at the same time.")
+@click.option("--thorough", is_flag=True, help="Read the top pages' main text, not only snippets.")
+@click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
+@click.option("--budget", type=int, default=4000, show_default=True, help="Most tokens; 0: no limit.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def deepweb(
+    question: str, queries: tuple[str, ...], thorough: bool, k: int, budget: int, as_json: bool
+) -> None:
+    """Ask the web (PICA_WEB_URL, SearXNG-compatible) QUESTION in several phrasings at once; one
+    result per page, with how many independent sites corroborate it and what the answer costs."""
+    from pica.kernel import render, runner
+    from pica.kernel.errors import PicaError
+    from pica.kernel.records import to_plain
+
+    variables = {"query": question, "queries": list(queries), "thorough": thorough, "k": k, "budget": budget}
+    result = runner.run("search/deepweb", variables=variables)
+    if not result.output["hits"] and any("not configured" in note for note in result.notes):
+        raise PicaError("deepweb needs a web search endpoint: set PICA_WEB_URL (a SearXNG-compatible URL)")
+    if as_json:
+        answer = {**to_plain(result.output), "warnings": result.warnings, "notes": result.notes}
+        click.echo(json.dumps(answer, indent=2, ensure_ascii=False, default=str))
+        return
+    click.echo(render.render_hits(result.output["hits"]))
+    click.echo(f"\n{len(result.output['hits'])} results, {result.output['tokens']} tokens")
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)

@@ -19,7 +19,8 @@ def run(recipe: str, **variables: Any):
     return run_recipe(recipe, variables=variables)
 
 
-def search(query: str, mode: str = "lexical", k: int = 10, **variables: Any) -> list:
-    """Search the local index with the bundled `search/<mode>` recipe; warnings are not raised."""
+def search(query: str, mode: str = "federated", k: int = 10, **variables: Any) -> list:
+    """Search with the bundled `search/<mode>` recipe (federated: every provider, trust-ranked);
+    warnings are not raised."""
     result = run(f"search/{mode}", query=query, k=k, **variables)
     return result.output
