@@ -75,6 +75,11 @@ class TrustParams(Params):
         ),
     )
 
+    similarity_lists: list[str] = Field(
+        default=["vector", "semantic"],
+        description="Lists (by `via`) whose scores are cosine similarities: their share is at least that.",
+    )
+
     @model_validator(mode="after")
     def known_tier(self) -> TrustParams:
         if self.min_trust and self.min_trust not in self.weights:
@@ -130,12 +135,17 @@ class FuseTrust(Stage):
 
     def _evidence(self, ranked: list[Hit]) -> list[float]:
         """Per hit, share ** e, where share is the most of the query's words held by it or by any
-        hit its list ranks below it: a list's own order is kept (its ranker knows more than word
-        counts); evidence only moves lists against each other."""
+        hit its list ranks below it (for embedding lists, at least the cosine similarity): a list's
+        own order is kept (its ranker knows more than word counts); evidence only moves lists
+        against each other."""
         if not self.params.evidence:
             return [1.0] * len(ranked)
         terms = query_terms(self.params.query)
         shares = [coverage(terms, f"{hit.title} {hit.passage}") for hit in ranked]
+        if ranked[0].via in self.params.similarity_lists:  # a paraphrase shares few words but is close
+            shares = [
+                max(share, min(max(hit.score, 0.0), 1.0)) for share, hit in zip(shares, ranked, strict=True)
+            ]
         for n in range(len(shares) - 2, -1, -1):
             shares[n] = max(shares[n], shares[n + 1])
         return [share**self.params.evidence for share in shares]

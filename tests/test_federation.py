@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -272,6 +273,17 @@ def test_evidence_keeps_weak_high_tier_hits_from_burying_a_strong_low_tier_hit()
     assert [h.id for h in plain].index(strong.id) == 30  # last: every weak fact hit outweighs it
     weighed = fuse([*weak, strong], query=query, evidence=1.0)
     assert weighed[0].id == strong.id
+
+
+def test_an_embedding_hit_that_shares_no_words_keeps_the_weight_of_its_similarity():
+    paraphrase = replace(
+        hit("vector/notes/n0", "vector", "lead", "payments are retried three times"), score=0.6
+    )
+    fused = fuse(
+        [paraphrase, hit("f", "files", "reference", "card")], query="charging a card again", evidence=2
+    )
+    assert fused[0].id == "vector/notes/n0"  # 1 x 0.6^2 / 61 beats 2 x (1/3)^2 / 61
+    assert fused[0].score == pytest.approx(0.36 / 61)
 
 
 def test_url_dedup_normalises_urls():
