@@ -64,7 +64,9 @@ class RetrieveSimilar(Stage):
         matrix = vector_matrix(self.store)
         own = np.array([r["doc_id"] == self.params.doc_id for r in matrix.rows], dtype=bool)
         if not own.any():
-            raise LookupError(f"no embedded chunks for '{self.params.doc_id}' (is it indexed and embedded?)")
+            raise LookupError(
+                f"no embedded chunks for '{self.params.doc_id}' (is it indexed? embedded by `pica embed`?)"
+            )
         centre = matrix.vectors[own].mean(axis=0)
         centre /= np.linalg.norm(centre) or 1.0
         scores = matrix.vectors @ centre

@@ -54,7 +54,8 @@ def vector_matrix(store: LanceStore) -> VectorMatrix:
             .to_arrow()
         )
         flat = table.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
-        vectors = np.ascontiguousarray(flat.reshape(len(table), -1), dtype=np.float32)
+        dim = table.schema.field("vector").type.list_size  # a fixed size, so no rows is (0, dim)
+        vectors = np.ascontiguousarray(flat.reshape(len(table), dim), dtype=np.float32)
         return VectorMatrix(version, vectors, table.select(columns).to_pylist())
 
     return _cached(("vectors", str(store.dir)), version, load)
