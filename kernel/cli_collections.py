@@ -68,22 +68,12 @@ def rm(name: str) -> None:
 def index(names: tuple[str, ...], as_json: bool) -> None:
     """Index every collection and this machine's agent transcripts (or those NAMED: a collection,
     or claude-code, codex, gemini): only what changed since the last run."""
-    from pica.kernel.collections import Collections
+    from pica.kernel.indexing import index_one, planned_runs
     from pica.kernel.progress import Progress
     from pica.kernel.settings import Settings
 
     settings = Settings()
-    collections = Collections(settings.home)
-    agents = {a: root for a, root in settings.transcript_roots().items() if root.is_dir()}
-    if names:
-        runs = [
-            ("ingest/transcripts", n, {"agent": n, "root": str(agents[n])}) if n in agents
-            else _collection_run(collections.get(n))
-            for n in names
-        ]  # fmt: skip
-    else:
-        runs = [_collection_run(c) for c in collections.all()]
-        runs += [("ingest/transcripts", a, {"agent": a, "root": str(root)}) for a, root in agents.items()]
+    runs = planned_runs(settings, names)
     if not runs:
         looked = ", ".join(str(root) for root in settings.transcript_roots().values())
         click.echo(
@@ -92,46 +82,18 @@ def index(names: tuple[str, ...], as_json: bool) -> None:
         )
         return
     progress = Progress()
-    results = {
-        name: _index_one(recipe, name, variables, progress, as_json) for recipe, name, variables in runs
-    }
+    results = {}
+    for recipe, name, variables in runs:
+        results[name] = result = index_one(recipe, name, variables, progress)
+        if not as_json:
+            click.echo(
+                f"{name}: {result['added_or_changed']} documents added or changed, "
+                f"{result['removed']} removed, {len(result['skipped'])} skipped"
+            )
+            for entry in result["skipped"]:
+                click.echo(f"  skipped {entry['path']}: {entry['reason']}")
     if as_json:
         click.echo(json.dumps(results, indent=2, ensure_ascii=False))
-
-
-def _collection_run(collection) -> tuple[str, str, dict]:
-    variables = {"path": collection.path, "collection": collection.name, **collection.options}
-    return "ingest/files", collection.name, variables
-
-
-def _index_one(recipe: str, name: str, variables: dict, progress, as_json: bool) -> dict:
-    """Run an ingest recipe until no changed files are left (one committed batch per run)."""
-    from pica.kernel import runner
-    from pica.kernel.records import to_plain
-
-    progress.message(f"indexing '{name}' ({variables.get('path') or variables.get('root')})")
-    added, removed, skipped, keyword = set(), set(), [], {}
-    while True:
-        output = runner.run(recipe, variables=variables, progress=progress).output
-        added |= set(output["stored"].added)
-        removed |= set(output["stored"].removed)
-        skipped += output["skipped"]
-        keyword = output["keyword"]
-        if not output["files"].postponed:
-            break
-    if not as_json:
-        click.echo(
-            f"{name}: {len(added)} documents added or changed, {len(removed - added)} removed, "
-            f"{len(skipped)} skipped"
-        )
-        for entry in skipped:
-            click.echo(f"  skipped {entry.path}: {entry.reason}")
-    return {
-        "added_or_changed": len(added),
-        "removed": len(removed - added),
-        "skipped": to_plain(skipped),
-        "keyword_index": keyword,
-    }
 
 
 @main.command()

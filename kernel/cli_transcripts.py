@@ -75,35 +75,18 @@ def list_sessions(n: int, agent: str, project: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def stats(as_json: bool) -> None:
     """Index size, last indexed time, and row counts per source and collection."""
+    from pica.kernel.indexing import stats as index_stats
     from pica.kernel.settings import Settings
 
-    found = _run("ingest/status", {})
-    sources: dict[str, dict] = {}
-    for name, c in found["collections"].items():
-        empty = {
-            "collections": {},
-            "files": 0,
-            "documents": 0,
-            "chunks": 0,
-            "embedded": 0,
-            "indexed_at": None,
-        }
-        entry = sources.setdefault(c.get("source") or "files", empty)
-        entry["collections"][name] = {
-            k: c[k] for k in ("files", "documents", "chunks", "embedded", "indexed_at")
-        }
-        for key in ("files", "documents", "chunks", "embedded"):
-            entry[key] += c[key]
-        entry["indexed_at"] = max(filter(None, [entry["indexed_at"], c["indexed_at"]]), default=None)
-    report = {"home": str(Settings().home), "lance_bytes": found["lance_bytes"],
-              "keyword_bytes": found["keyword_bytes"], "sources": sources}  # fmt: skip
+    report = index_stats(Settings(), _run("ingest/status", {}))
+    sources = report["sources"]
     if as_json:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
         return
     from pica.kernel.cli_collections import _size, _time
 
-    click.echo(f"home {report['home']}: LanceDB {_size(found['lance_bytes'])}, "
-               f"keyword index {_size(found['keyword_bytes'])}")  # fmt: skip
+    click.echo(f"home {report['home']}: LanceDB {_size(report['lance_bytes'])}, "
+               f"keyword index {_size(report['keyword_bytes'])}")  # fmt: skip
     for source, entry in sources.items():
         click.echo(
             f"{source}: {entry['files']} files, {entry['documents']} documents, {entry['chunks']} chunks "

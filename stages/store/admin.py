@@ -30,7 +30,8 @@ class StatusParams(HomeParams):
 
 @stage
 class StoreStatus(Stage):
-    """Count files, documents, chunks and embedded chunks per collection; sizes on disk."""
+    """Count files, documents, chunks and embedded chunks per collection, name its metadata fields
+    (from up to 500 documents); sizes on disk."""
 
     id = "store.status.v1"
     Params = StatusParams
@@ -51,7 +52,8 @@ class StoreStatus(Stage):
     def run(self, ctx: Context) -> dict[str, Any]:
         with Catalog(self.params.home) as catalog:
             files, skipped = catalog.summary(), catalog.skipped()
-        counts = LanceStore(self.params.lance_dir).counts()
+        store = LanceStore(self.params.lance_dir)
+        counts = store.counts()
         collections = {}
         for name in sorted(set(files) | set(counts) | set(self.params.collections)):
             entry = {
@@ -65,6 +67,7 @@ class StoreStatus(Stage):
             entry.update(files.get(name, {}))
             entry.update(counts.get(name, {}))
             entry["skipped_files"] = [{"path": p, "reason": r} for c, p, r in skipped if c == name]
+            entry["fields"] = store.metadata_fields(name) if name in counts else []
             collections[name] = entry
         lance, tantivy = (
             Path(self.params.lance_dir).expanduser(),

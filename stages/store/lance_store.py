@@ -264,6 +264,11 @@ class LanceStore:
     def documents_where(self, where: str | None, columns: list[str]) -> list[dict[str, Any]]:
         return self._select(self.documents, where, columns)
 
+    def metadata_fields(self, collection: str, sample: int = 500) -> list[str]:
+        """The metadata (front-matter) field names of a collection, from up to `sample` documents."""
+        rows = self._select(self.documents, f"collection = {sql_text(collection)}", ["metadata"], sample)
+        return sorted({key for row in rows for key in json.loads(row["metadata"] or "{}")})
+
     def counts(self) -> dict[str, dict[str, Any]]:
         """collection -> source, documents, chunks, embedded chunks."""
         out: dict[str, dict[str, Any]] = {}
