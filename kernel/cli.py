@@ -142,4 +142,4 @@ def _annotation(annotation: object) -> str:
 
 
 # The other command groups register themselves on `main` when imported.
-from pica.kernel import cli_collections, cli_search, cli_transcripts  # noqa: E402, F401
+from pica.kernel import cli_collections, cli_search, cli_serve, cli_transcripts  # noqa: E402, F401

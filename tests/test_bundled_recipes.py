@@ -18,7 +18,10 @@ def required_variables(path) -> list[str]:
     return [f"{key}={EXAMPLE_VALUES.get(key, 'x')}" for key, value in data.items() if value == "???"]
 
 
-@pytest.mark.parametrize("path", bundled_recipes(), ids=lambda p: str(p.relative_to(RECIPES_DIR)))
+PIPELINES = [p for p in bundled_recipes() if p.parent.name != "mcp"]  # mcp/: tool sets, not pipelines
+
+
+@pytest.mark.parametrize("path", PIPELINES, ids=lambda p: str(p.relative_to(RECIPES_DIR)))
 def test_bundled_recipe_dry_runs(path, tmp_path):
     plan = runner.plan(path, required_variables(path), Settings(home=tmp_path))
     assert plan.levels and plan.stages
@@ -65,3 +68,12 @@ def test_every_package_folder_is_in_pyproject():
         for init in (REPO / top).rglob("__init__.py"):
             parts = init.parent.relative_to(REPO / top).parts
             assert ".".join((prefix, *parts)) in listed, f"{init.parent} is missing from pyproject packages"
+
+
+@pytest.mark.parametrize("path", sorted((RECIPES_DIR / "mcp").glob("*.yaml")), ids=lambda p: p.stem)
+def test_bundled_tool_sets_load(path, tmp_path):
+    from pica.kernel.mcp_server import tool_parameters
+    from pica.kernel.toolsets import load_toolset
+
+    toolset = load_toolset(path.stem, tool_parameters(), Settings(home=tmp_path))
+    assert {"search", "get"} <= set(toolset.tools) and toolset.description

@@ -1,0 +1,328 @@
+"""The tools `pica serve` can expose. Each runs the recipe its tool set names, with the tool set's
+defaults; results are structured and cite their source. No tool writes an answer.
+
+(No `from __future__ import annotations` here: the MCP SDK reads these signatures' types.)
+"""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from pica.kernel import runner
+from pica.kernel.errors import PicaError, StageFailed
+from pica.kernel.executor import RunResult, StageCache, execute
+from pica.kernel.records import Hit, to_plain
+from pica.kernel.settings import Settings
+from pica.kernel.stage import Context
+from pica.kernel.toolsets import ToolSpec
+
+Mode = Literal["federated", "grep", "lexical", "semantic", "hybrid", "rerank"]
+Tier = Literal["fact", "reference", "lead", "stale"]
+RANGES = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+
+
+class Citation(BaseModel):
+    id: str = Field(description="Document id: pass it to `get` for the whole text.")
+    title: str
+    collection: str
+    path: str
+    lines: list[int] = Field(description="First and last line of the passage in the file.")
+    score: float
+    source: str = Field(description="Provider: transcripts, files, kg, vector or web.")
+    trust: str = Field(description="fact, reference, lead or stale.")
+    passage: str = ""
+    metadata: dict[str, Any] = {}
+    corroboration: list[dict[str, Any]] = Field(default=[], description="Other places with the same content.")
+
+
+class Hits(BaseModel):
+    hits: list[Citation]
+    tokens: int | None = Field(default=None, description="What the hits cost, when a budget was asked for.")
+    warnings: list[str] = Field(default=[], description="Providers that failed or timed out, and why.")
+    notes: list[str] = []
+
+
+class Records(BaseModel):
+    items: list[dict[str, Any]]
+    warnings: list[str] = []
+
+
+class Report(BaseModel):
+    report: dict[str, Any]
+    warnings: list[str] = []
+
+
+def citation(hit: Hit) -> Citation:
+    plain = to_plain(hit)
+    return Citation(
+        **{k: plain[k] for k in Citation.model_fields if k in plain}, lines=[hit.line_start, hit.line_end]
+    )
+
+
+def filter_strings(filters: dict[str, Any]) -> list[str]:
+    """{"owner": "ana", "tags": ["a", "b"], "status": {"not": "done"}, "created": {"gte": "2024"}}
+    as the shape stage's FIELD=VALUE strings."""
+    out = []
+    for field, wanted in filters.items():
+        if isinstance(wanted, dict):
+            unknown = set(wanted) - {"not", *RANGES}
+            if unknown or not wanted:
+                raise PicaError(
+                    f"filter '{field}': use a value, a list, {{\"not\": ...}} or gt/gte/lt/lte, "
+                    f"not {sorted(unknown) or '{}'}"
+                )
+            if "not" in wanted:
+                out.append(f"{field}!={_values(wanted['not'])}")
+            out += [f"{field}{RANGES[op]}{value}" for op, value in wanted.items() if op in RANGES]
+        else:
+            out.append(f"{field}={_values(wanted)}")
+    return out
+
+
+def _values(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+class Tools:
+    """What the tools share: settings; one stage cache, so models and index handles load once, on
+    first use, and serve every later call; one plan cache, so a recipe is composed once. Stages
+    read the index afresh each call, so what `pica index` changes elsewhere is seen at once."""
+
+    def __init__(self, settings: Settings, specs: dict[str, ToolSpec]):
+        self.settings = settings
+        self.specs = specs
+        self.cache = StageCache()
+        self.plans = runner.PlanCache(settings)
+
+    def run(self, recipe: str, variables: dict[str, Any]) -> RunResult:
+        try:
+            plan = self.plans.get(recipe, variables)
+            return execute(plan, Context(settings=self.settings), self.cache)
+        except StageFailed as error:  # a bad argument a stage found (no such session) says so plainly
+            args = error.error.args
+            if isinstance(error.error, LookupError | ValueError) and args:
+                raise PicaError(str(args[0])) from None
+            raise
+
+    def recipe(self, tool: str) -> str:
+        recipe = self.specs[tool].recipe
+        if not isinstance(recipe, str) or not recipe:
+            raise PicaError(f"the tool set gives {tool} no recipe (recipe: NAME)")
+        return recipe
+
+    # the tools
+
+    def search(
+        self,
+        query: Annotated[
+            str, Field(min_length=1, description="What to find: words, a phrase in quotes, a question.")
+        ],
+        mode: Annotated[
+            Mode,
+            Field(
+                description=(
+                    "federated: every provider, trust-ranked; grep: exact text; lexical: BM25; "
+                    "semantic: embeddings; hybrid: both; rerank: hybrid then a cross-encoder."
+                )
+            ),
+        ] = "federated",
+        k: Annotated[int, Field(ge=1, le=100, description="How many results.")] = 10,
+        sources: Annotated[
+            list[str] | None,
+            Field(
+                description=(
+                    "federated: providers to ask (transcripts, files, kg, vector, web); "
+                    "default: the local ones."
+                )
+            ),
+        ] = None,
+        collection: Annotated[
+            str, Field(description="Only this collection (see the server's instructions).")
+        ] = "",
+        path: Annotated[str, Field(description="Only paths matching this glob, e.g. docs/**/*.md.")] = "",
+        filters: Annotated[
+            dict[str, Any] | None,
+            Field(
+                description=(
+                    'Metadata filters: {"owner": "ana"}, {"tags": ["a", "b"]} (any of), '
+                    '{"status": {"not": "done"}}, {"created": {"gte": "2024-01", "lt": "2025"}}.'
+                )
+            ),
+        ] = None,
+        fields: Annotated[
+            list[str] | None, Field(description="Metadata fields to return; default all.")
+        ] = None,
+        compact: Annotated[
+            bool, Field(description="Leave out passage text (ids, titles, lines only).")
+        ] = False,
+        all_passages: Annotated[
+            bool, Field(description="Every matching passage, not one per document.")
+        ] = False,
+        sort: Annotated[
+            str, Field(description="Sort by FIELD, or -FIELD for descending; default by score.")
+        ] = "",
+        budget_tokens: Annotated[
+            int, Field(ge=0, description="federated: most tokens the results may cost; 0: no limit.")
+        ] = 0,
+        min_trust: Annotated[
+            Tier | None, Field(description="federated: leave out tiers below this one.")
+        ] = None,
+    ) -> Hits:
+        """Search the user's sources at once (agent transcripts, document collections, knowledge
+        graph, vector table, and the web when asked) and return trust-ranked hits that cite id,
+        path and lines. Use `get` with a hit's id for the whole document."""
+        variables: dict[str, Any] = {"query": query, "k": k, "collection": collection, "path": path,
+                                     "filters": filter_strings(filters or {}), "sort": sort,
+                                     "compact": compact, "all_passages": all_passages}  # fmt: skip
+        if fields:
+            variables["fields"] = fields
+        federated = {"sources": sources, "budget": budget_tokens or None, "min_trust": min_trust}
+        for name, value in federated.items():
+            if value is not None and mode != "federated":
+                raise PicaError(f"{name} works with mode federated, not {mode}")
+            if value is not None:
+                variables[name] = value
+        result = self.run(self.recipe("search").format(mode=mode), variables)
+        tokens = None
+        if budget_tokens:
+            from pica.stages.tokens import token_counter
+            from pica.stages.trim import hit_text
+
+            count = token_counter(self.settings.tokenizer)
+            tokens = sum(count(hit_text(h)) for h in result.output)
+        return Hits(
+            hits=[citation(h) for h in result.output],
+            tokens=tokens,
+            warnings=result.warnings,
+            notes=result.notes,
+        )
+
+    def get(
+        self,
+        id: Annotated[
+            str, Field(min_length=1, description="A document id from a hit, e.g. notes/ops/deploy.md.")
+        ],
+        lines: Annotated[
+            str, Field(description="FIRST-LAST file lines, e.g. 14-23; empty: the whole document.")
+        ] = "",
+        fields: Annotated[
+            list[str] | None, Field(description="Metadata fields to return; default all.")
+        ] = None,
+    ) -> Report:
+        """One document (or a range of its lines) as the index holds it, with its metadata."""
+        result = self.run(self.recipe("get"), {"id": id, "lines": lines, "fields": fields or ["*"]})
+        return Report(report=result.output, warnings=result.warnings)
+
+    def similar(
+        self,
+        id: Annotated[str, Field(min_length=1, description="A document id whose like to find.")],
+        k: Annotated[int, Field(ge=1, le=100, description="How many results.")] = 10,
+        collection: Annotated[str, Field(description="Only this collection.")] = "",
+    ) -> Hits:
+        """Documents like the given one, by their passages' embeddings (needs `pica embed`)."""
+        result = self.run(self.recipe("similar"), {"id": id, "k": k, "collection": collection})
+        return Hits(hits=[citation(h) for h in result.output], warnings=result.warnings, notes=result.notes)
+
+    def recent(
+        self,
+        n: Annotated[int, Field(ge=1, le=1000, description="How many messages.")] = 30,
+        session: Annotated[
+            str, Field(description="A session id or unique prefix; default: the newest session.")
+        ] = "",
+    ) -> Records:
+        """The latest messages of the newest agent session (or of the one named), oldest first."""
+        return self._records("recent", {"session": session, "last": n})
+
+    def session(
+        self,
+        id: Annotated[str, Field(min_length=1, description="A session id or a unique prefix of it.")],
+    ) -> Records:
+        """A whole agent session (Claude Code, Codex, Gemini) in order, message by message."""
+        return self._records("session", {"session": id})
+
+    def list_sessions(
+        self,
+        n: Annotated[int, Field(ge=1, le=1000, description="How many sessions, newest first.")] = 20,
+        agent: Annotated[str, Field(description="Only claude-code, codex or gemini.")] = "",
+        project: Annotated[str, Field(description="Only this project.")] = "",
+    ) -> Records:
+        """Recent agent sessions: id, agent, project, start, end and message count."""
+        return self._records("list_sessions", {"n": n, "agent": agent, "project": project})
+
+    def stats(self) -> Report:
+        """Index size, when each source was last indexed, and counts per source and collection."""
+        from pica.kernel.indexing import stats
+
+        result = self.run(self.recipe("stats"), {})
+        return Report(report=stats(self.settings, result.output), warnings=result.warnings)
+
+    def status(self) -> Report:
+        """Per collection: files, skipped files (and why), documents, chunks, embedded chunks,
+        metadata fields, last indexed; sizes on disk."""
+        result = self.run(self.recipe("status"), {})
+        return Report(report=result.output, warnings=result.warnings)
+
+    def reindex(
+        self,
+        names: Annotated[
+            list[str] | None,
+            Field(description="Collections or agents (claude-code, codex, gemini) to index; default all."),
+        ] = None,
+    ) -> Report:
+        """Index what changed since the last run in every collection and agent transcript folder
+        (or those named). Reads files; never writes to them."""
+        from pica.kernel.indexing import index_one, planned_runs
+
+        recipes = self.specs["reindex"].recipe
+        runs = planned_runs(self.settings, tuple(names or ()), recipes if isinstance(recipes, dict) else None)
+        return Report(report={name: index_one(recipe, name, variables) for recipe, name, variables in runs})
+
+    def deepweb(
+        self,
+        question: Annotated[str, Field(min_length=1, description="The question.")],
+        queries: Annotated[
+            list[str] | None, Field(description="Other phrasings, searched at the same time.")
+        ] = None,
+        thorough: Annotated[
+            bool, Field(description="Read the top pages' main text, not only snippets.")
+        ] = False,
+        k: Annotated[int, Field(ge=1, le=50, description="How many results.")] = 10,
+        budget_tokens: Annotated[
+            int, Field(ge=0, description="Most tokens the answer may cost; 0: no limit.")
+        ] = 4000,
+    ) -> Hits:
+        """Ask the web several phrasings of a question at once; one result per page with the
+        number of independent sites that say the same (metadata.corroborated_by)."""
+        variables = {
+            "query": question,
+            "queries": queries or [],
+            "thorough": thorough,
+            "k": k,
+            "budget": budget_tokens,
+        }
+        result = self.run(self.recipe("deepweb"), variables)
+        hits = result.output["hits"]
+        return Hits(
+            hits=[citation(h) for h in hits],
+            tokens=result.output["tokens"],
+            warnings=result.warnings,
+            notes=result.notes,
+        )
+
+    def _records(self, tool: str, variables: dict[str, Any]) -> Records:
+        result = self.run(self.recipe(tool), variables)
+        return Records(items=result.output, warnings=result.warnings)
+
+
+TOOLS = (
+    "search",
+    "get",
+    "similar",
+    "recent",
+    "session",
+    "list_sessions",
+    "stats",
+    "status",
+    "reindex",
+    "deepweb",
+)
