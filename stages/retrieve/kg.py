@@ -48,6 +48,7 @@ class Graph:
     entities: dict[str, Entity] = field(default_factory=dict)
     relations: list[Relation] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    words: dict[str, list[tuple[float, set[str]]]] = field(default_factory=dict)  # name -> folded words
 
     def relations_of(self, name: str) -> list[Relation]:
         return [r for r in self.relations if name in (r.source, r.target)]
@@ -155,7 +156,9 @@ class RetrieveKg(Stage):
         terms = query_terms(self.params.query)
         if not terms:
             return {"hits": []}
-        scored = [(score, entity) for entity in graph.entities.values() if (score := _score(entity, terms))]
+        scored = [
+            (score, entity) for entity in graph.entities.values() if (score := _score(graph, entity, terms))
+        ]
         scored.sort(key=lambda pair: (-pair[0], pair[1].line))
         return {"hits": [self._hit(path, graph, entity, score) for score, entity in scored[: self.params.k]]}
 
@@ -192,14 +195,18 @@ class RetrieveKg(Stage):
         )
 
 
-def _score(entity: Entity, terms: list[str]) -> float:
+def _score(graph: Graph, entity: Entity, terms: list[str]) -> float:
     """Weighted share of the query's terms the entity holds; 0 when it holds none."""
-    fields = [
-        (NAME_WEIGHT, entity.name),
-        (TYPE_WEIGHT, " ".join(entity.types)),
-        (OBSERVATION_WEIGHT, " ".join(entity.observations)),
-    ]
-    words = [(weight, set(WORD.findall(fold(text)))) for weight, text in fields]
+    words = graph.words.get(entity.name)
+    if words is None:  # folded once per graph read, not per query
+        fields = [
+            (NAME_WEIGHT, entity.name),
+            (TYPE_WEIGHT, " ".join(entity.types)),
+            (OBSERVATION_WEIGHT, " ".join(entity.observations)),
+        ]
+        words = graph.words[entity.name] = [
+            (weight, set(WORD.findall(fold(text)))) for weight, text in fields
+        ]
     score = 0.0
     for term in terms:
         score += max((weight for weight, found in words if contains(found, term)), default=0.0)
