@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pica.kernel import runner
 from pica.kernel.settings import Settings
+
+
+def claude_line(n: int, text: str, session: str) -> str:
+    """Line n of a Claude Code transcript: a user message in project /work/ledger."""
+    return json.dumps({
+        "type": "user", "timestamp": f"2026-05-01T10:0{n}:00Z", "cwd": "/work/ledger", "sessionId": session,
+        "uuid": f"u{n}", "message": {"role": "user", "content": [{"type": "text", "text": text}]},
+    })  # fmt: skip
 
 
 def make_folder(root, files: dict[str, str]):

@@ -25,6 +25,7 @@ from pica.stages.retrieve.table import RetrieveVector
 from pica.stages.tokens import heuristic_tokens, token_counter
 from pica.stages.trim import TrimBudget, hit_text
 from pica.stages.web.search import RetrieveWeb
+from tests import helpers
 from tests.conftest import CORPUS
 from tests.helpers import index, make_folder
 from tests.web_server import local_web, result
@@ -337,10 +338,7 @@ SHARED = "We chose Postgres 16 for the ledger service because of row-level secur
 
 
 def claude_line(n: int, text: str) -> str:
-    return json.dumps({
-        "type": "user", "timestamp": f"2026-05-01T10:0{n}:00Z", "cwd": "/work/ledger", "sessionId": "s-ledger",
-        "uuid": f"u{n}", "message": {"role": "user", "content": [{"type": "text", "text": text}]},
-    })  # fmt: skip
+    return helpers.claude_line(n, text, "s-ledger")
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from pica.kernel.errors import RecipeError
 from pica.kernel.mcp_server import tool_parameters
 from pica.kernel.mcp_tools import filter_strings
 from pica.kernel.toolsets import load_toolset
+from tests import helpers
 from tests.helpers import make_folder
 from tests.web_server import local_web
 
@@ -36,10 +37,7 @@ SESSION = "s-ledger-2026"
 
 
 def claude_line(n: int, text: str) -> str:
-    return json.dumps({
-        "type": "user", "timestamp": f"2026-05-01T10:0{n}:00Z", "cwd": "/work/ledger", "sessionId": SESSION,
-        "uuid": f"u{n}", "message": {"role": "user", "content": [{"type": "text", "text": text}]},
-    })  # fmt: skip
+    return helpers.claude_line(n, text, SESSION)
 
 
 @pytest.fixture(scope="module")
