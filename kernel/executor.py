@@ -43,6 +43,8 @@ class StageCache:
 
     def get(self, planned: PlannedStage, ctx: Context) -> Stage:
         cls = planned.stage_cls
+        if cls.warm_up is Stage.warm_up:  # no heavy state to keep (and its params vary per call)
+            return cls(planned.params)
         key = (cls.id, planned.params.model_dump_json(exclude=set(cls.run_params)))
         with self._lock:
             instance = self._instances.get(key)

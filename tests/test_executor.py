@@ -217,3 +217,14 @@ def test_a_disabled_stage_does_not_run_and_yields_empty_outputs_without_a_warnin
     assert result.output == [1, 2]
     assert result.warnings == []
     assert result.status["boom"] == "off"
+
+
+def test_the_stage_cache_keeps_only_stages_with_heavy_state():
+    from pica.kernel.executor import StageCache
+
+    config = {"kind": "search", "stages": {"a": {"use": "test.const.v1"}}, "output": "a.numbers"}
+    cache = StageCache()
+    for values in ([1], [2], [3]):  # per-call params, as a query is: a server must not keep each
+        the_plan = plan({**config, "stages": {"a": {"use": "test.const.v1", "params": {"values": values}}}})
+        assert execute(the_plan, Context(), cache).output == values
+    assert cache._instances == {}
