@@ -101,7 +101,8 @@ def search(
         variables["model"] = model
     if reranker and mode == "rerank":
         variables["reranker"] = reranker
-    _print_hits(f"search/{mode}", variables, as_json, show_fields=bool(fields))
+    # Notes ("kg: not configured") matter when a provider was asked for by name, not on every search.
+    _print_hits(f"search/{mode}", variables, as_json, show_fields=bool(fields), show_notes=bool(sources))
 
 
 def _names(text: str) -> list[str]:
@@ -130,7 +131,9 @@ def similar(doc_id: str, k: int, collection: str, as_json: bool) -> None:
     _print_hits("search/similar", {"id": doc_id, "k": k, "collection": collection}, as_json, False)
 
 
-def _print_hits(recipe: str, variables: dict, as_json: bool, show_fields: bool) -> None:
+def _print_hits(
+    recipe: str, variables: dict, as_json: bool, show_fields: bool, show_notes: bool = True
+) -> None:
     from pica.kernel import render, runner
     from pica.kernel.records import to_plain
 
@@ -148,7 +151,7 @@ def _print_hits(recipe: str, variables: dict, as_json: bool, show_fields: bool) 
         click.echo(render.render_hits(result.output, show_fields))
     for warning in [] if as_json else result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    for note in [] if as_json else result.notes:
+    for note in result.notes if show_notes and not as_json else []:
         click.echo(f"note: {note}", err=True)
 
 

@@ -421,12 +421,17 @@ def test_a_team_override_changes_providers_and_weights_without_a_recipe(federate
     assert plan.stages["vector"].params.trust == "reference"
 
 
-def test_the_default_search_is_federated_and_reports_on_the_command_line(federated_home):
+def test_the_default_search_is_federated_and_reports_on_the_command_line(federated_home, monkeypatch):
     out = CliRunner().invoke(main, ["search", "ledger", "-k", "20", "--json"])
     assert out.exit_code == 0, out.output
     answer = json.loads(out.output)
     assert {h["source"] for h in answer["hits"]} == {"files", "transcripts", "kg"}  # vector: wrong columns
     assert any("vector" in w and "no column 'text'" in w for w in answer["warnings"])
+    monkeypatch.delenv("PICA_KG_PATH")
+    plain = CliRunner().invoke(main, ["search", "ledger"])
+    assert plain.exit_code == 0 and "note:" not in plain.stderr  # said when asked for by name
+    named = CliRunner().invoke(main, ["search", "ledger", "--sources", "files,kg"])
+    assert "note: kg: not configured: set PICA_KG_PATH" in named.stderr
     bad = CliRunner().invoke(main, ["search", "ledger", "--sources", "files,wiki"])
     assert bad.exit_code == 2 and "'wiki' is not one of the choices" in bad.output
     assert CliRunner().invoke(main, ["search", "x", "--mode", "lexical", "--budget", "5"]).exit_code == 2
