@@ -178,6 +178,15 @@ def test_http_lists_tools_with_described_parameters_and_calls_every_tool(world, 
             ]
             error, similar = await call(session, "similar", id="notes/db.md")
             assert error and "embed" in similar  # no vectors yet: a clear tool error, not a crash
+            subprocess.run(
+                [sys.executable, "-m", "pica", "embed"], env=world["env"], check=True, capture_output=True
+            )
+            error, similar = await call(session, "similar", id="notes/db.md")
+            assert not error and "notes/ops.md" in [h["id"] for h in similar["hits"]]
+            for _ in range(2):  # the first call loads the model in the server; the second reuses it
+                error, hybrid = await call(session, "search", query="which database engine", mode="hybrid")
+                ids = [h["id"] for h in hybrid["hits"]]
+                assert not error and ids.index("notes/db.md") < ids.index("notes/ops.md")
             error, reindexed = await call(session, "reindex", names=["notes"])
             assert not error and reindexed["report"]["notes"]["added_or_changed"] == 0
 
