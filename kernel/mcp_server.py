@@ -10,6 +10,7 @@ import functools
 import inspect
 from typing import Any
 
+from pica import __version__
 from pica.kernel.errors import PicaError
 from pica.kernel.mcp_tools import TOOLS, Tools
 from pica.kernel.settings import Settings
@@ -30,7 +31,7 @@ def build_server(toolset_name: str = "default", settings: Settings | None = None
     toolset = load_toolset(toolset_name, tool_parameters(), settings)
     tools = Tools(settings, toolset.tools)
     offered, left_out = _available(toolset, tools)
-    server = MCPServer(NAME, instructions=instructions(tools, offered, left_out, toolset))
+    server = MCPServer(NAME, version=__version__, instructions=instructions(tools, left_out, toolset))
     for name in offered:
         spec = toolset.tools[name]
         server.add_tool(_with_defaults(getattr(tools, name), spec.defaults), name=name,
@@ -79,7 +80,7 @@ def _with_defaults(method: Any, defaults: dict[str, Any]) -> Any:
     return tool
 
 
-def instructions(tools: Tools, offered: list[str], left_out: dict[str, str], toolset: Toolset) -> str:
+def instructions(tools: Tools, left_out: dict[str, str], toolset: Toolset) -> str:
     """What the agent is told on connecting: what Pica holds and how to search it."""
     status = tools.run("ingest/status", {}).output
     lines = [

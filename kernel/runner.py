@@ -71,8 +71,9 @@ class PlanCache:
     """Composed, checked plans kept by a long-lived process (composing costs ~100 ms a call).
 
     Calls that differ only in `query` share a plan when the recipe passes the query only to stage
-    params named `query`: composed once with a marker query, then `with_params(query=...)`. Any other
-    recipe is cached by all its variables. Configuration files are read when a plan is first made.
+    params named `query`: composed once with a marker query, then `with_params(query=...)`; one that
+    uses it otherwise (grep's `pattern`) is composed per call. Recipes without a query are cached by
+    all their variables. Configuration files are read when a plan is first made.
     """
 
     MARKER = "pica-query-marker-5f0c"

@@ -74,7 +74,6 @@ class TrustParams(Params):
             "0 is plain trust-weighted RRF. docs/federation.md has the measured choice."
         ),
     )
-
     similarity_lists: list[str] = Field(
         default=["vector", "semantic"],
         description="Lists (by `via`) whose scores are cosine similarities: their share is at least that.",
@@ -92,9 +91,10 @@ class FuseTrust(Stage):
     """Fuse the ranked lists of several providers into one, by trust-weighted reciprocal rank.
 
     A list is the hits of one provider and retriever (`source`, `via`), best first. A hit adds
-    `weight[trust] / (k + rank)` to the score of its content; hits with the same normalised text
-    (or URL) are one result, shown by its most trusted hit, that lists every other place it was
-    found in `corroboration`. A list counts once per result, at its best rank.
+    `weight[trust] x share ** evidence / (k + rank)` to the score of its content, where share is
+    how much of the query it holds (see `_evidence`); hits with the same normalised text (or URL)
+    are one result, shown by its most trusted hit, that lists every other place it was found in
+    `corroboration`. A list counts once per result, at its best rank.
     """
 
     id = "fuse.trust.v1"

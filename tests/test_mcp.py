@@ -372,3 +372,18 @@ def test_load_16_clients_50_calls_each_over_http(tmp_path, http_server):
         values.sort()
         p50, p95 = values[len(values) // 2], values[int(len(values) * 0.95)]
         print(f"{name:24} n={len(values):4}  p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms")
+
+
+def test_plans_are_shared_across_queries_only_where_the_query_is_a_query_param(tmp_path):
+    from pica.kernel.runner import PlanCache
+    from pica.kernel.settings import Settings
+
+    plans = PlanCache(Settings(home=tmp_path))
+    first = plans.get("search/federated", {"query": "alpha", "k": 5})
+    second = plans.get("search/federated", {"query": "beta", "k": 5})
+    assert first.stages["files"].params.query == "alpha" and second.stages["files"].params.query == "beta"
+    assert second.stages["fuse"].params.query == "beta"
+    assert first.stages["trim"].params is second.stages["trim"].params  # the same composed plan
+    assert plans.get("search/federated", {"query": "beta", "k": 6}).stages["results"].params.k == 6
+    grep = [plans.get("search/grep", {"query": q}).stages["grep"].params.pattern for q in ("one", "two")]
+    assert grep == ["one", "two"]  # grep passes the query as `pattern`: never shared
