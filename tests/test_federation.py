@@ -105,6 +105,15 @@ def test_a_bad_kg_line_is_skipped_and_reported_and_changes_are_picked_up(tmp_pat
     assert "kg/Trenching_QC tool" in [h.id for h in stage.run(Context())["hits"]]
 
 
+def test_many_bad_kg_lines_are_named_up_to_three_and_counted(tmp_path):
+    path = tmp_path / "memory.jsonl"
+    entity = json.dumps({"type": "entity", "name": "Pica", "entityType": "tool", "observations": []})
+    path.write_text("\n".join(["{bad"] * 5 + [entity]))
+    hits, ctx = run_stage(RetrieveKg, path=str(path), query="pica")
+    assert [h.id for h in hits] == ["kg/Pica"]
+    assert len(ctx.warnings) == 4 and ctx.warnings[-1] == "memory.jsonl: 2 more bad lines skipped"
+
+
 def test_unconfigured_providers_say_so_and_contribute_nothing():
     for cls, params in ((RetrieveKg, {}), (RetrieveVector, {}), (RetrieveWeb, {})):
         hits, ctx = run_stage(cls, query="anything", **params)

@@ -25,6 +25,7 @@ from pica.stages.terms import WORD, contains, fold, query_terms
 
 # Where a term is found counts this much: names say what an entity is, observations say more.
 NAME_WEIGHT, TYPE_WEIGHT, OBSERVATION_WEIGHT = 3.0, 1.0, 1.0
+MAX_PROBLEMS_SHOWN = 3  # bad lines named per search; the rest are counted
 
 
 @dataclass
@@ -151,8 +152,10 @@ class RetrieveKg(Stage):
             return {"hits": []}
         path = Path(self.params.path).expanduser()
         graph = self._graph(path)
-        for problem in graph.problems:
+        for problem in graph.problems[:MAX_PROBLEMS_SHOWN]:
             ctx.warn(problem)
+        if len(graph.problems) > MAX_PROBLEMS_SHOWN:
+            ctx.warn(f"{path.name}: {len(graph.problems) - MAX_PROBLEMS_SHOWN} more bad lines skipped")
         terms = query_terms(self.params.query)
         if not terms:
             return {"hits": []}
