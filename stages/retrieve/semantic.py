@@ -16,6 +16,7 @@ from pica.stages.retrieve.vectors import (
     check_model,
     chunk_count,
     collection_mask,
+    collections_of_source,
     has_vector_index,
     hits_for,
     store_for,
@@ -35,6 +36,7 @@ class SemanticParams(Params):
     k: int = Field(50, gt=0, le=5000, description="How many chunks to return.")
     model: str = Field("all-MiniLM-L6-v2", description="The model the chunks were embedded with.")
     collection: str = Field("", description="Only this collection (empty: all).")
+    source: str = Field("", description="Only this source: files or transcripts (empty: all).")
     trust: str = Field("reference", description="Trust tier of what it finds.")
     ann_threshold: int = Field(
         ANN_THRESHOLD, gt=0, description="From this many vectors on, search the ANN index, not all vectors."
@@ -49,7 +51,7 @@ class RetrieveSemantic(Stage):
     id = "retrieve.semantic.v1"
     Params = SemanticParams
     outputs = {"hits": list[Hit]}
-    run_params = frozenset({"query", "k", "collection", "trust", "nprobes"})
+    run_params = frozenset({"query", "k", "collection", "source", "trust", "nprobes"})
     timeout_s = 30.0  # the first query of a process loads the model
     on_error = "skip"
 
@@ -71,24 +73,27 @@ class RetrieveSemantic(Stage):
         self.encode = query_encoder(self.params.model)
 
     def run(self, ctx: Context) -> dict[str, Any]:
-        if not self.params.query.strip():
+        p = self.params
+        if not p.query.strip():
             return {"hits": []}
-        query = self.encode([self.params.query])[0]
-        if chunk_count(self.store) >= self.params.ann_threshold and has_vector_index(self.store):
-            return {
-                "hits": ann_hits(
-                    self.store,
-                    query,
-                    self.params.k,
-                    self.params.nprobes,
-                    self.params.collection,
-                    self.params.trust,
-                )
-            }
+        collections = self._collections()
+        if collections == set():
+            return {"hits": []}  # no collection of that source
+        query = self.encode([p.query])[0]
+        if chunk_count(self.store) >= p.ann_threshold and has_vector_index(self.store):
+            return {"hits": ann_hits(self.store, query, p.k, p.nprobes, collections, p.trust)}
         matrix = vector_matrix(self.store)
         if not matrix.rows:
             ctx.warn("no chunk has a vector yet; run `pica embed`")
             return {"hits": []}
         scores = matrix.vectors @ query
-        picked = top_rows(scores, self.params.k, collection_mask(matrix, self.params.collection))
-        return {"hits": hits_for(self.store, matrix, picked, scores, "semantic", self.params.trust)}
+        picked = top_rows(scores, p.k, collection_mask(matrix, collections))
+        return {"hits": hits_for(self.store, matrix, picked, scores, "semantic", p.trust)}
+
+    def _collections(self) -> set[str] | None:
+        """The collections to search: the one asked for, those of the source asked for; None: all."""
+        wanted = {self.params.collection} if self.params.collection else None
+        if self.params.source:
+            of_source = collections_of_source(self.store, self.params.source)
+            wanted = of_source if wanted is None else wanted & of_source
+        return wanted

@@ -120,12 +120,26 @@ def hits_for(
     return hits
 
 
-def collection_mask(matrix: VectorMatrix, collection: str) -> Any:
+def collection_mask(matrix: VectorMatrix, collection: str | set[str] | None) -> Any:
+    """Rows of this collection (or of any of these); None: every row."""
     import numpy as np
 
     if not collection:
-        return None
-    return np.array([r["collection"] == collection for r in matrix.rows], dtype=bool)
+        return None if collection is None or collection == "" else np.zeros(len(matrix.rows), dtype=bool)
+    names = {collection} if isinstance(collection, str) else collection
+    return np.array([r["collection"] in names for r in matrix.rows], dtype=bool)
+
+
+def collections_of_source(store: LanceStore, source: str) -> set[str]:
+    """The collections whose documents come from `source` (files, transcripts), kept per version."""
+    version = store.documents.version
+
+    def load() -> dict[str, str]:
+        rows = store.documents_where(None, ["collection", "source"])
+        return {row["collection"]: row["source"] for row in rows}
+
+    sources = _cached(("sources", str(store.dir)), version, load)
+    return {collection for collection, of in sources.items() if of == source}
 
 
 def store_for(lance_dir: str) -> LanceStore:
@@ -162,14 +176,17 @@ def build_vector_index(store: LanceStore) -> None:
     store.chunks.create_index("vector", config=IvfHnswSq(distance_type="cosine"), replace=True)
 
 
-def ann_hits(store: LanceStore, query: Any, k: int, nprobes: int, collection: str, trust: str) -> list[Hit]:
+def ann_hits(
+    store: LanceStore, query: Any, k: int, nprobes: int, collections: set[str] | None, trust: str
+) -> list[Hit]:
     """Approximate nearest chunks through LanceDB's vector index."""
     columns = ["id", "doc_id", "collection", "path", "line_start", "line_end", "char_start", "char_end"]
     search = store.chunks.search(query, vector_column_name="vector").distance_type("cosine")
     # refine_factor re-scores the quantised candidates with the full vectors: exact cosines.
     search = search.nprobes(nprobes).refine_factor(REFINE).limit(k).select([*columns, "_distance"])
-    if collection:
-        search = search.where(f"collection = {sql_text(collection)}", prefilter=True)
+    if collections is not None:
+        names = ", ".join(sql_text(c) for c in sorted(collections)) or "NULL"
+        search = search.where(f"collection IN ({names})", prefilter=True)
     rows = search.to_arrow().to_pylist()
     matrix = VectorMatrix(0, None, rows)
     scores = [1.0 - r["_distance"] for r in rows]
