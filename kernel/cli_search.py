@@ -10,7 +10,7 @@ import click
 
 from pica.kernel.cli import main
 
-MODES = ("federated", "lexical", "grep", "semantic", "hybrid", "rerank")
+MODES = ("federated", "federated-hybrid", "lexical", "grep", "semantic", "hybrid", "rerank")
 TIERS = ("fact", "reference", "lead", "stale")
 
 
@@ -22,7 +22,8 @@ TIERS = ("fact", "reference", "lead", "stale")
     type=click.Choice(MODES),
     default="federated",
     show_default=True,
-    help="federated: every provider, trust-ranked; the others search the local index only.",
+    help="federated: every provider, trust-ranked (federated-hybrid: local sources by BM25 and "
+    "embeddings); the others search the local index only.",
 )
 @click.option(
     "--sources", default="", help="federated: providers to ask, e.g. files,kg,web (default: local)."
@@ -91,13 +92,13 @@ def search(
         variables["fields"] = _names(fields)
     federated = {"sources": _names(sources) or None, "min_trust": min_trust, "budget": budget}
     for option, value in federated.items():
-        if value is not None and mode != "federated":
+        if value is not None and not mode.startswith("federated"):
             raise click.UsageError(f"--{option.replace('_', '-')} works with --mode federated (the default)")
         if value is not None:
             variables[option] = value
     if mode == "grep":
         variables.update(regex=regex, ignore_case=ignore_case)
-    if model and mode in ("semantic", "hybrid", "rerank"):
+    if model and mode in ("federated-hybrid", "semantic", "hybrid", "rerank"):
         variables["model"] = model
     if reranker and mode == "rerank":
         variables["reranker"] = reranker

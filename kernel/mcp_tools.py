@@ -16,7 +16,7 @@ from pica.kernel.settings import Settings
 from pica.kernel.stage import Context
 from pica.kernel.toolsets import ToolSpec
 
-Mode = Literal["federated", "grep", "lexical", "semantic", "hybrid", "rerank"]
+Mode = Literal["federated", "federated-hybrid", "grep", "lexical", "semantic", "hybrid", "rerank"]
 Tier = Literal["fact", "reference", "lead", "stale"]
 RANGES = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 
@@ -121,7 +121,8 @@ class Tools:
             Mode,
             Field(
                 description=(
-                    "federated: every provider, trust-ranked; grep: exact text; lexical: BM25; "
+                    "federated: every provider, trust-ranked; federated-hybrid: the same, local "
+                    "sources also by embeddings (needs `pica embed`); grep: exact text; lexical: BM25; "
                     "semantic: embeddings; hybrid: both; rerank: hybrid then a cross-encoder."
                 )
             ),
@@ -178,7 +179,7 @@ class Tools:
             variables["fields"] = fields
         federated = {"sources": sources, "budget": budget_tokens or None, "min_trust": min_trust}
         for name, value in federated.items():
-            if value is not None and mode != "federated":
+            if value is not None and not mode.startswith("federated"):
                 raise PicaError(f"{name} works with mode federated, not {mode}")
             if value is not None:
                 variables[name] = value

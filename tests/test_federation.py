@@ -423,6 +423,26 @@ def test_budget_trims_the_federated_list(federated_home):
     assert sum(heuristic_tokens(hit_text(h)) for h in trimmed) <= 60
 
 
+def test_federated_hybrid_adds_an_embedding_list_per_local_source(federated_home):
+    from pica.stages.retrieve.semantic import RetrieveSemantic
+
+    helpers.embed("embed.hash.v1")
+    lance = str(Path(federated_home["PICA_HOME"]) / "lance")
+    for source in ("transcripts", "files"):
+        hits, _ = run_stage(
+            RetrieveSemantic, lance_dir=lance, query="ledger", model="hashed-words", source=source
+        )
+        assert hits and {h.source for h in hits} == {source}
+    query = "Postgres row-level security"
+    plain = federated(query, k=5).output
+    hybrid = runner.run("search/federated-hybrid", ["providers.vector.vector_column=vec",
+                        "providers.vector.text_column=body", "providers.vector.model=hashed-words"],
+                        variables={"query": query, "k": 5, "model": "hashed-words"})  # fmt: skip
+    assert hybrid.status["transcripts_semantic"] == hybrid.status["files_semantic"] == "ok"
+    assert hybrid.output[0].id == plain[0].id == "notes/db.md"
+    assert hybrid.output[0].score > plain[0].score  # found by a second list of each source
+
+
 def test_a_team_override_changes_providers_and_weights_without_a_recipe(federated_home, tmp_path):
     plan = runner.plan("search/federated", ["team=example"], variables={"query": "x"})
     assert plan.stages["transcripts"].enabled is False and plan.stages["web"].enabled is True
