@@ -12,10 +12,7 @@ from pica.kernel.cli import main
 def _run(recipe: str, variables: dict):
     from pica.kernel import runner
 
-    try:
-        return runner.run(recipe, variables=variables).output
-    except LookupError as error:
-        raise click.ClickException(str(error)) from None
+    return runner.run(recipe, variables=variables).output  # a stage's error is a StageFailed, told by main
 
 
 def _print_messages(messages: list[dict], as_json: bool) -> None:

@@ -38,3 +38,11 @@ class StageFailed(PicaError):
         self.stage = stage
         self.error = error
         super().__init__(f"stage '{stage}' ({stage_id}) failed: {type(error).__name__}: {error}")
+
+    @property
+    def reason(self) -> str:
+        """What a caller should read: the stage's own words when it rejected its input (a
+        LookupError or ValueError, e.g. no such session), else the whole message."""
+        args = self.error.args
+        plain = isinstance(self.error, LookupError | ValueError) and args
+        return str(args[0]) if plain else str(self)

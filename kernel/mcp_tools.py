@@ -99,10 +99,7 @@ class Tools:
             plan = self.plans.get(recipe, variables)
             return execute(plan, Context(settings=self.settings), self.cache)
         except StageFailed as error:  # a bad argument a stage found (no such session) says so plainly
-            args = error.error.args
-            if isinstance(error.error, LookupError | ValueError) and args:
-                raise PicaError(str(args[0])) from None
-            raise
+            raise PicaError(error.reason) from None
 
     def recipe(self, tool: str) -> str:
         recipe = self.specs[tool].recipe
