@@ -13,8 +13,8 @@ from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.index.keyword_index import SEARCH_FIELDS, open_for_search, stored_hit
+from pica.stages.terms import WORD
 
-WORD = re.compile(r"\w+", re.UNICODE)
 OPERATOR = re.compile(r'\b(AND|OR|NOT|NEAR(/\d+)?)\b|["()+\-:^*~]')
 NEAR = re.compile(r'(\w+|"[^"]+")\s+NEAR(?:/(\d+))?\s+(\w+|"[^"]+")')
 NEAR_SLOP = 5
