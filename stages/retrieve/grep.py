@@ -18,6 +18,7 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.filters import HitFilter
 from pica.stages.index.keyword_index import open_for_search, stored_hit
 
 TOKEN = re.compile(r"[^\W_]+")  # what Tantivy's tokenizer keeps as one word
@@ -32,17 +33,24 @@ class GrepParams(Params):
     ignore_case: bool = Field(False, description="Match regardless of case.")
     k: int = Field(200, gt=0, le=100_000, description="How many matching lines to return.")
     collection: str = Field("", description="Only this collection (empty: all).")
+    path: str = Field("", description="Only paths matching this glob (empty: all).")
+    # Checked once, by the recipe's last stage (shape.results.v1), so a bad one is told once.
+    filters: list[str] = Field(default=[], description="Metadata conditions FIELD=VALUE, !=, >, >=, <, <=.")
     trust: str = Field("reference", description="Trust tier of what it finds.")
 
 
 @stage
 class RetrieveGrep(Stage):
-    """Find exact text or a regular expression in the stored text; one hit per matching line."""
+    """Find exact text or a regular expression in the stored text; one hit per matching line.
+
+    Filters (collection, path, metadata) apply to each matching chunk before its lines are
+    collected, so the first `k` lines come from documents that pass.
+    """
 
     id = "retrieve.grep.v1"
     Params = GrepParams
     outputs = {"hits": list[Hit]}
-    run_params = frozenset({"pattern", "regex", "ignore_case", "k", "collection", "trust"})
+    run_params = frozenset({"pattern", "regex", "ignore_case", "k", "collection", "path", "filters", "trust"})
     timeout_s = 10.0
     on_error = "skip"
 
@@ -69,10 +77,13 @@ class RetrieveGrep(Stage):
         words = required_words(p.pattern, p.regex)
         query = self._prefilter(words)
         found = searcher.search(query, limit=min(max(searcher.num_docs, 1), SCAN_LIMIT)).hits
+        keep = HitFilter(path=p.path, filters=p.filters)  # the collection is in the prefilter
         hits: list[Hit] = []
         seen: set[tuple[str, int]] = set()
         for _, address in sorted(found, key=lambda pair: (pair[1].segment_ord, pair[1].doc)):
             chunk = stored_hit(searcher.doc(address), 1.0, p.trust, "grep")
+            if not keep.accepts(chunk):
+                continue
             text = chunk.passage
             for match in pattern.finditer(text):
                 line = chunk.line_start + text.count("\n", 0, match.start())

@@ -180,14 +180,25 @@ def ann_hits(
     store: LanceStore, query: Any, k: int, nprobes: int, collections: set[str] | None, trust: str
 ) -> list[Hit]:
     """Approximate nearest chunks through LanceDB's vector index."""
+    return ann_rows_hits(store, ann_rows(store, query, k, nprobes, collections), trust)
+
+
+def ann_rows(
+    store: LanceStore, query: Any, limit: int, nprobes: int, collections: set[str] | None
+) -> list[dict[str, Any]]:
+    """The `limit` approximate nearest chunk rows (with `_distance`), nearest first."""
     columns = ["id", "doc_id", "collection", "path", "line_start", "line_end", "char_start", "char_end"]
     search = store.chunks.search(query, vector_column_name="vector").distance_type("cosine")
     # refine_factor re-scores the quantised candidates with the full vectors: exact cosines.
-    search = search.nprobes(nprobes).refine_factor(REFINE).limit(k).select([*columns, "_distance"])
+    search = search.nprobes(nprobes).refine_factor(REFINE).limit(limit).select([*columns, "_distance"])
     if collections is not None:
         names = ", ".join(sql_text(c) for c in sorted(collections)) or "NULL"
         search = search.where(f"collection IN ({names})", prefilter=True)
-    rows = search.to_arrow().to_pylist()
+    return search.to_arrow().to_pylist()
+
+
+def ann_rows_hits(store: LanceStore, rows: list[dict[str, Any]], trust: str) -> list[Hit]:
+    """Hits for rows of `ann_rows`, scored by cosine similarity."""
     matrix = VectorMatrix(0, None, rows)
     scores = [1.0 - r["_distance"] for r in rows]
     return hits_for(store, matrix, list(range(len(rows))), scores, "semantic", trust)
