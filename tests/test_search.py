@@ -52,7 +52,7 @@ def ids(hits):
 
 
 @pytest.mark.parametrize(("query", "expected"), [
-    ("crawler hosts", ["notes/alpha.md"]),
+    ("crawler AND hosts", ["notes/alpha.md"]),
     ("rebuild AND disks", ["notes/gamma.md"]),
     ("crawler OR interface", ["notes/alpha.md", "notes/beta.md"]),
     ("rebuild NOT disks", ["notes/alpha.md"]),
@@ -73,10 +73,14 @@ def test_lexical_invalid_syntax_is_searched_as_words(home):
         hits, warnings = search(query, collection="notes")
         assert warnings == []
     hits, _ = search('crawler (hosts "', collection="notes")
+    assert ids(hits) == ["notes/alpha.md", "notes/deep/delta.txt"]  # the words, any of them
+
+
+def test_lexical_question_ranks_by_any_word_most_words_first(home):
+    hits, _ = search("crawler hosts", collection="notes")
+    assert ids(hits) == ["notes/alpha.md", "notes/deep/delta.txt"]  # both words, then one
+    hits, _ = search("crawler hosts", collection="notes", require_all=True)
     assert ids(hits) == ["notes/alpha.md"]
-
-
-def test_lexical_falls_back_to_any_word_most_words_first(home):
     hits, _ = search("disks hosts nightly crawler", collection="notes")
     assert ids(hits)[:1] == ["notes/alpha.md"]  # three of the four words; nobody has all four
     assert set(ids(hits)) == {"notes/alpha.md", "notes/gamma.md", "notes/deep/delta.txt"}
@@ -227,8 +231,8 @@ def test_all_passages(home):
 
 
 def test_python_api(home):
-    hits = pica.search("crawler", k=3, collection="notes")
-    assert ids(hits) == ["notes/alpha.md"]
+    hits = pica.search("crawler", k=3, collection="notes")  # the default: BM25 and embeddings
+    assert ids(hits)[0] == "notes/alpha.md"
     hits = pica.search("Error: file", mode="grep", collection="notes")
     assert ids(hits) == ["notes/beta.md"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 from pathlib import Path
@@ -10,9 +11,21 @@ from typing import Any
 from pica.kernel.files import write_atomically
 from pica.kernel.records import Hit
 
-LAYOUT = 3  # bump when the schema changes: an index of another layout is rebuilt, never misread
+LAYOUT = 4  # bump when the schema changes: an index of another layout is rebuilt, never misread
 MARKER = "pica-layout.json"  # {"layout": N, "lance_version": V}: what the index reflects
 SEARCH_FIELDS = ["title", "text", "meta", "path"]
+
+# Han, kana and Hangul are written without spaces, so each character is a token of its own and a
+# query's run of them is searched as a phrase (or overlapping bigram phrases, as Lucene's CJK
+# analyzer does); every other run of letters and digits is a word, as Tantivy's simple tokenizer
+# has it. docs/benchmarks.md has the measurement.
+TOKEN_PATTERN = (
+    r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
+    r"|[\p{Alphabetic}\p{N}--\p{Han}--\p{Hiragana}--\p{Katakana}--\p{Hangul}]+"
+)
+STEMMED = "pica_stem"  # words lower-cased, accents folded, English-stemmed: title, text, meta
+WORDS = "pica_words"  # the same without stemming: path
+FIELD_ANALYZER = {"title": STEMMED, "text": STEMMED, "meta": STEMMED, "path": WORDS}
 
 
 class IndexMissing(FileNotFoundError):
@@ -27,15 +40,37 @@ def build_schema() -> Any:
     builder.add_text_field("doc_id", stored=True, tokenizer_name="raw")
     builder.add_text_field("collection", stored=True, tokenizer_name="raw")
     builder.add_text_field("source", stored=True, tokenizer_name="raw")
-    builder.add_text_field("path", stored=True)
-    builder.add_text_field("title", stored=True, tokenizer_name="en_stem")
-    builder.add_text_field("text", stored=True, tokenizer_name="en_stem")
-    builder.add_text_field("meta", stored=False, tokenizer_name="en_stem")
+    builder.add_text_field("path", stored=True, tokenizer_name=WORDS)
+    builder.add_text_field("title", stored=True, tokenizer_name=STEMMED)
+    builder.add_text_field("text", stored=True, tokenizer_name=STEMMED)
+    builder.add_text_field("meta", stored=False, tokenizer_name=STEMMED)
     builder.add_json_field("metadata", stored=False)  # searchable by key, for meta: queries
     builder.add_bytes_field("metadata_json", stored=True, indexed=False)  # returned exactly
     builder.add_integer_field("line_start", stored=True)
     builder.add_integer_field("line_end", stored=True)
     return builder.build()
+
+
+@functools.cache
+def analyzer(name: str) -> Any:
+    """The Tantivy analyzer `name` (STEMMED or WORDS), for indexing and for analysing queries."""
+    import tantivy
+
+    builder = (
+        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(TOKEN_PATTERN))
+        .filter(tantivy.Filter.remove_long(40))
+        .filter(tantivy.Filter.lowercase())
+        .filter(tantivy.Filter.ascii_fold())
+    )
+    if name == STEMMED:
+        builder = builder.filter(tantivy.Filter.stemmer("english"))
+    return builder.build()
+
+
+def _with_analyzers(index: Any) -> Any:
+    for name in (STEMMED, WORDS):
+        index.register_tokenizer(name, analyzer(name))
+    return index
 
 
 def read_marker(index_dir: str | Path) -> dict[str, Any]:
@@ -84,7 +119,7 @@ def open_for_search(index_dir: str | Path) -> Any:
         raise IndexMissing(f"no keyword index at {directory}; add a collection and run `pica index`")
     if marker.get("layout") != LAYOUT:
         raise IndexMissing(f"the keyword index at {directory} has an old layout; run `pica index`")
-    return tantivy.Index(build_schema(), path=str(directory), reuse=True)
+    return _with_analyzers(tantivy.Index(build_schema(), path=str(directory), reuse=True))
 
 
 def open_for_writing(index_dir: str | Path) -> tuple[Any, bool]:
@@ -96,7 +131,7 @@ def open_for_writing(index_dir: str | Path) -> tuple[Any, bool]:
         shutil.rmtree(directory)  # derived data: rebuilt from LanceDB by the caller
     fresh = not directory.exists()
     directory.mkdir(parents=True, exist_ok=True)
-    return tantivy.Index(build_schema(), path=str(directory), reuse=not fresh), fresh
+    return _with_analyzers(tantivy.Index(build_schema(), path=str(directory), reuse=not fresh)), fresh
 
 
 def meta_text(metadata: dict[str, Any]) -> str:

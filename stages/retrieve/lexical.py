@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -12,21 +10,32 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages.index.keyword_index import SEARCH_FIELDS, open_for_search, stored_hit
-from pica.stages.terms import WORD
-
-OPERATOR = re.compile(r'\b(AND|OR|NOT|NEAR(/\d+)?)\b|["()+\-:^*~]')
-NEAR = re.compile(r'(\w+|"[^"]+")\s+NEAR(?:/(\d+))?\s+(\w+|"[^"]+")')
-NEAR_SLOP = 5
+from pica.stages.filters import HitFilter
+from pica.stages.index.keyword_index import open_for_search, stored_hit
+from pica.stages.retrieve.query import QueryBuilder
 
 
 class LexicalParams(Params):
     index_dir: str = Field(description="Folder of the keyword index.")
-    query: str = Field(description='Words to find; AND OR NOT NEAR "phrases" ( ) meta:word work.')
+    query: str = Field(
+        description='Words to find; AND OR NOT NEAR NEAR/n "phrases" ( ) title: text: meta: path: work.'
+    )
     k: int = Field(50, gt=0, le=5000, description="How many chunks to return.")
     collection: str = Field("", description="Only this collection (empty: all).")
     source: str = Field("", description="Only this source: files or transcripts (empty: all).")
-    require_all: bool = Field(True, description="Every word must match (falling back to any word).")
+    path: str = Field("", description="Only paths matching this glob (empty: all).")
+    # Checked once, by the recipe's last stage (shape.results.v1), so a bad one is told once.
+    filters: list[str] = Field(default=[], description="Metadata conditions FIELD=VALUE, !=, >, >=, <, <=.")
+    require_all: bool = Field(
+        False, description="A question's words must all match (falling back to any word when none does)."
+    )
+    # Measured on the training halves of both benchmark sets (docs/benchmarks.md).
+    all_words_boost: float = Field(
+        0.25, ge=0, description="A question: score x (1 + this) for chunks holding every word."
+    )
+    stopwords: bool = Field(
+        True, description="A question: leave out English stop words (unless that is all it has)."
+    )
     # Every chunk repeats its document's title, so a title match counts once per chunk already;
     # 0.5 measured best of 0-3 on both benchmark sets (docs/benchmarks.md).
     title_boost: float = Field(0.5, ge=0, description="Weight of title matches against text matches.")
@@ -35,12 +44,21 @@ class LexicalParams(Params):
 
 @stage
 class RetrieveLexical(Stage):
-    """Keyword search (BM25, stemmed) over chunk text, title, front-matter values and path."""
+    """Keyword search (BM25, stemmed) over chunk text, title, front-matter values and path.
+
+    A plain question ranks by BM25 over any of its words, chunks holding all of them lifted; with
+    operators (AND OR NOT NEAR "phrase" ( ) field:) it matches as written. Filters (collection,
+    source, path, metadata) narrow the search: it reads further down the ranking until `k`
+    chunks pass or none are left. Hits come best first, in the order of their scores.
+    """
 
     id = "retrieve.lexical.v1"
     Params = LexicalParams
     outputs = {"hits": list[Hit]}
-    run_params = frozenset({"query", "k", "collection", "source", "require_all", "title_boost", "trust"})
+    run_params = frozenset(
+        {"query", "k", "collection", "source", "path", "filters", "require_all", "all_words_boost",
+         "stopwords", "title_boost", "trust"}
+    )  # fmt: skip
     timeout_s = 5.0
     on_error = "skip"
 
@@ -56,48 +74,41 @@ class RetrieveLexical(Stage):
         self.index = open_for_search(self.params.index_dir)
 
     def run(self, ctx: Context) -> dict[str, Any]:
+        p = self.params
+        builder = QueryBuilder(self.index.schema, p.title_boost, p.all_words_boost, p.stopwords)
+        query = builder.build(p.query)
+        if query is None:
+            if p.query.strip():
+                ctx.note(f"nothing to search for: '{p.query[:60]}' has no words")
+            return {"hits": []}
         self.index.reload()  # see commits made since warm-up
         searcher = self.index.searcher()
-        text = self.params.query
-        if not text.strip():
-            return {"hits": []}
-        query, plain = self._parse(text, conjunction=self.params.require_all)
-        hits = self._search(searcher, query)
-        if not hits and (plain or not OPERATOR.search(text)):
-            # Nothing has every word: take documents with any, those with most words first.
-            words = [w.lower() for w in WORD.findall(text)]
-            hits = self._search(searcher, self._parse(text, conjunction=False)[0])
-            hits.sort(key=lambda h: -sum(w in f"{h.title} {h.passage}".lower() for w in words))
-        return {"hits": hits}
+        strict = builder.build(p.query, strict=True) if p.require_all else None
+        hits = self._search(searcher, strict) if strict is not None else []
+        return {"hits": hits or self._search(searcher, query)}
 
     def _search(self, searcher: Any, query: Any) -> list[Hit]:
-        if query is None:
-            return []
-        found = searcher.search(query, limit=self.params.k).hits
+        """The best `k` chunks that pass the filters, reading down the ranking as far as needed."""
+        import tantivy
+
         p = self.params
-        return [stored_hit(searcher.doc(address), score, p.trust, "lexical") for score, address in found]
-
-    def _parse(self, text: str, conjunction: bool) -> tuple[Any, bool]:
-        """(query, whether it fell back to plain words because the syntax was not valid)."""
-        try:
-            return self._query(NEAR.sub(_near, text), conjunction), False
-        except ValueError:
-            words = [w.lower() for w in WORD.findall(text)]  # lower case: AND, OR are words here
-            return (self._query(" ".join(words), conjunction) if words else None), True
-
-    def _query(self, text: str, conjunction: bool) -> Any:
+        Occur = tantivy.Occur
+        clauses = [(Occur.Must, query)]
         for field in ("collection", "source"):
-            if value := getattr(self.params, field):
-                text = f"({text}) AND {field}:{json.dumps(value)}"
-        return self.index.parse_query(
-            text,
-            SEARCH_FIELDS,
-            conjunction_by_default=conjunction,
-            field_boosts={"title": self.params.title_boost},
-        )
-
-
-def _near(match: re.Match[str]) -> str:
-    """`a NEAR b` (or NEAR/n) as Tantivy's sloppy phrase `"a b"~n`."""
-    left, slop, right = match.group(1).strip('"'), match.group(2), match.group(3).strip('"')
-    return f'"{left} {right}"~{slop or NEAR_SLOP}'
+            if value := getattr(p, field):
+                clauses.append((Occur.Must, tantivy.Query.term_query(self.index.schema, field, value)))
+        if len(clauses) > 1:
+            query = tantivy.Query.boolean_query(clauses)
+        keep = HitFilter(path=p.path, filters=p.filters)
+        hits: list[Hit] = []
+        page, offset = p.k, 0
+        while True:
+            found = searcher.search(query, limit=page, offset=offset).hits
+            for score, address in found:
+                hit = stored_hit(searcher.doc(address), score, p.trust, "lexical")
+                if keep.accepts(hit):
+                    hits.append(hit)
+            offset += len(found)
+            if len(hits) >= p.k or len(found) < page or not keep.active:
+                return hits[: p.k]
+            page *= 4
