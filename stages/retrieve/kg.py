@@ -21,7 +21,7 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages.terms import WORD, contains, fold, query_terms
+from pica.stages.terms import STOPWORDS, WORD, contains, coverage, fold, query_terms
 
 # Where a term is found counts this much: names say what an entity is, observations say more.
 NAME_WEIGHT, TYPE_WEIGHT, OBSERVATION_WEIGHT = 3.0, 1.0, 1.0
@@ -45,14 +45,32 @@ class Relation:
 
 
 @dataclass
+class Words:
+    """An entity's folded words, found once per read of the graph, not on every query."""
+
+    name: set[str]  # the name's words, their parts (cpu_implementation: cpu, implementation) and joins
+    exact: list[set[str]]  # word sets the query's terms must be for the name to be the query
+    types: set[str]
+    observations: set[str]
+    passage: str  # what the hit shows
+
+
+@dataclass
 class Graph:
     entities: dict[str, Entity] = field(default_factory=dict)
     relations: list[Relation] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    words: dict[str, list[tuple[float, set[str]]]] = field(default_factory=dict)  # name -> folded words
+    words: dict[str, Words] = field(default_factory=dict)  # entity name -> its words, when first asked
+    _by_name: dict[str, list[Relation]] | None = field(default=None, repr=False)
 
     def relations_of(self, name: str) -> list[Relation]:
-        return [r for r in self.relations if name in (r.source, r.target)]
+        if self._by_name is None:
+            by_name: dict[str, list[Relation]] = {}
+            for r in self.relations:
+                for end in dict.fromkeys((r.source, r.target)):
+                    by_name.setdefault(end, []).append(r)
+            self._by_name = by_name
+        return self._by_name.get(name, [])
 
 
 def read_graph(path: Path) -> Graph:
@@ -157,12 +175,10 @@ class RetrieveKg(Stage):
         if len(graph.problems) > MAX_PROBLEMS_SHOWN:
             ctx.warn(f"{path.name}: {len(graph.problems) - MAX_PROBLEMS_SHOWN} more bad lines skipped")
         terms = query_terms(self.params.query)
-        if not terms:
-            return {"hits": []}
         scored = [
             (score, entity) for entity in graph.entities.values() if (score := _score(graph, entity, terms))
         ]
-        scored.sort(key=lambda pair: (-pair[0], pair[1].line))
+        scored.sort(key=lambda pair: (-pair[0], pair[1].line))  # by the score shown, ties in file order
         return {"hits": [self._hit(path, graph, entity, score) for score, entity in scored[: self.params.k]]}
 
     def _graph(self, path: Path) -> Graph:
@@ -175,12 +191,6 @@ class RetrieveKg(Stage):
             return self._loaded[1]
 
     def _hit(self, path: Path, graph: Graph, entity: Entity, score: float) -> Hit:
-        relations = graph.relations_of(entity.name)
-        lines = [f"{entity.name} ({', '.join(entity.types) or 'entity'})"]
-        lines += [f"- {observation}" for observation in entity.observations]
-        for relation in relations:
-            dangling = "" if relation.target in graph.entities and relation.source in graph.entities else " ?"
-            lines.append(f"{relation.source} -[{relation.kind}]-> {relation.target}{dangling}")
         return Hit(
             id=f"kg/{entity.name}",
             chunk_id=f"kg/{entity.name}",
@@ -190,7 +200,7 @@ class RetrieveKg(Stage):
             line_start=entity.line,
             line_end=entity.line,
             score=score,
-            passage="\n".join(lines),
+            passage=_words(graph, entity).passage,
             source="kg",
             metadata={"entityType": entity.types[0] if len(entity.types) == 1 else entity.types},
             trust=self.params.trust,
@@ -199,18 +209,84 @@ class RetrieveKg(Stage):
 
 
 def _score(graph: Graph, entity: Entity, terms: list[str]) -> float:
-    """Weighted share of the query's terms the entity holds; 0 when it holds none."""
+    """How well the entity answers the query, from the query and the entity alone; 0: not at all.
+
+    An entity is found when its name, a type or an observation holds a term (a query of stop words
+    only: its name). Its score is (held + quality) / (terms + 1): `held` is how many terms the hit
+    holds in all it shows (its relations too), measured as fuse.trust measures a hit's evidence, so
+    that a list is in the order fusion sees (fusion lifts a hit to the evidence of any hit its list
+    ranks below it: were the list in another order, a hit's fused score would depend on how many
+    hits were asked for). `quality` (0..1) is where the terms are (names weigh most) and whether
+    the name is the query's words; it orders hits that hold as many terms, never more.
+    """
+    if not terms:
+        return 0.0
+    words = _words(graph, entity)
+    fields = [(NAME_WEIGHT, words.name)]
+    if not all(term in STOPWORDS for term in terms):  # "the", "what is it": in every observation
+        fields += [(TYPE_WEIGHT, words.types), (OBSERVATION_WEIGHT, words.observations)]
+    found = [max((weight for weight, held in fields if contains(held, term)), default=0.0) for term in terms]
+    if not any(found):
+        return 0.0
+    held = coverage(terms, f"{entity.name} {words.passage}") * len(terms)  # fuse.trust: title + passage
+    exact = set(terms) in words.exact
+    quality = (sum(found) / (NAME_WEIGHT * len(terms)) + exact) / 2
+    return (held + quality) / (len(terms) + 1)
+
+
+def _words(graph: Graph, entity: Entity) -> Words:
     words = graph.words.get(entity.name)
-    if words is None:  # folded once per graph read, not per query
-        fields = [
-            (NAME_WEIGHT, entity.name),
-            (TYPE_WEIGHT, " ".join(entity.types)),
-            (OBSERVATION_WEIGHT, " ".join(entity.observations)),
-        ]
-        words = graph.words[entity.name] = [
-            (weight, set(WORD.findall(fold(text)))) for weight, text in fields
-        ]
-    score = 0.0
-    for term in terms:
-        score += max((weight for weight, found in words if contains(found, term)), default=0.0)
-    return score / len(terms)
+    if words is None:  # once per graph read, not per query
+        name, shown = _name_words(entity.name)
+        types = [_name_words(kind) for kind in entity.types]
+        whole, split = set(WORD.findall(fold(entity.name))), {fold(part) for part in _parts(entity.name)}
+        exact = [whole, split, whole - STOPWORDS, split - STOPWORDS]
+        words = graph.words[entity.name] = Words(
+            name=name,
+            exact=[found for n, found in enumerate(exact) if found and found not in exact[:n]],
+            types=set().union(*(found for found, _ in types)),
+            observations=set(WORD.findall(fold(" ".join(entity.observations)))),
+            passage=_passage(
+                graph, entity, list(dict.fromkeys([*shown, *(p for _, ps in types for p in ps)]))
+            ),
+        )
+    return words
+
+
+def _name_words(name: str) -> tuple[set[str], list[str]]:
+    """A name's folded words: whole (cpu_implementation), in parts (cpu, implementation) and all
+    parts joined (cpuimplementation); and the parts that are no whole word, to show."""
+    whole = set(WORD.findall(fold(name)))
+    parts = _parts(name)
+    folded = [fold(part) for part in parts]
+    shown = [part for part, word in zip(parts, folded, strict=True) if word not in whole]
+    return whole | set(folded) | {"".join(folded)}, shown
+
+
+def _parts(text: str) -> list[str]:
+    """The words of a text, snake_case and camelCase ones in their parts."""
+    return [part for word in WORD.findall(text) for piece in word.split("_") for part in _camel(piece)]
+
+
+def _camel(word: str) -> list[str]:
+    """camelCase, PascalCase and CPUMetrics in their parts (CPU, Metrics); digits stay with letters."""
+    parts, start = [], 0
+    for n in range(1, len(word)):
+        before, char, after = word[n - 1], word[n], word[n + 1 : n + 2]
+        if char.isupper() and (before.islower() or (before.isupper() and after.islower())):
+            parts.append(word[start:n])
+            start = n
+    parts.append(word[start:])
+    return [part for part in parts if part]
+
+
+def _passage(graph: Graph, entity: Entity, parts: list[str]) -> str:
+    """What a hit shows: name and types (with the words of compound names, which is what they are
+    found by), observations, and every relation the entity takes part in."""
+    head = f"{entity.name} ({', '.join(entity.types) or 'entity'})"
+    lines = [f"{head} [{' '.join(parts)}]" if parts else head]
+    lines += [f"- {observation}" for observation in entity.observations]
+    for relation in graph.relations_of(entity.name):
+        dangling = "" if relation.target in graph.entities and relation.source in graph.entities else " ?"
+        lines.append(f"{relation.source} -[{relation.kind}]-> {relation.target}{dangling}")
+    return "\n".join(lines)
