@@ -10,7 +10,8 @@ import click
 
 from pica.kernel.cli import main
 
-MODES = ("federated", "federated-hybrid", "lexical", "grep", "semantic", "hybrid", "rerank")
+MODES = ("default", "federated", "federated-hybrid", "lexical", "grep", "semantic", "hybrid", "rerank")
+FEDERATED = ("default", "federated", "federated-hybrid")
 TIERS = ("fact", "reference", "lead", "stale")
 
 
@@ -20,10 +21,11 @@ TIERS = ("fact", "reference", "lead", "stale")
     "--mode",
     "-m",
     type=click.Choice(MODES),
-    default="federated",
+    default="default",
     show_default=True,
-    help="federated: every provider, trust-ranked (federated-hybrid: local sources by BM25 and "
-    "embeddings); the others search the local index only.",
+    help="default: every provider, trust-ranked, local sources by BM25 and by embeddings where they "
+    "have vectors; federated: the same by BM25 only; federated-hybrid: always both; the others "
+    "search the local index only.",
 )
 @click.option(
     "--sources", default="", help="federated: providers to ask, e.g. files,kg,web (default: local)."
@@ -92,18 +94,19 @@ def search(
         variables["fields"] = _names(fields)
     federated = {"sources": _names(sources) or None, "min_trust": min_trust, "budget": budget}
     for option, value in federated.items():
-        if value is not None and not mode.startswith("federated"):
-            raise click.UsageError(f"--{option.replace('_', '-')} works with --mode federated (the default)")
+        if value is not None and mode not in FEDERATED:
+            raise click.UsageError(
+                f"--{option.replace('_', '-')} works with the modes {', '.join(FEDERATED)}, not {mode}"
+            )
         if value is not None:
             variables[option] = value
     if mode == "grep":
         variables.update(regex=regex, ignore_case=ignore_case)
-    if model and mode in ("federated-hybrid", "semantic", "hybrid", "rerank"):
+    if model and mode in ("default", "federated-hybrid", "semantic", "hybrid", "rerank"):
         variables["model"] = model
     if reranker and mode == "rerank":
         variables["reranker"] = reranker
-    # Notes ("kg: not configured") matter when a provider was asked for by name, not on every search.
-    _print_hits(f"search/{mode}", variables, as_json, show_fields=bool(fields), show_notes=bool(sources))
+    _print_hits(f"search/{mode}", variables, as_json, show_fields=bool(fields), named_sources=bool(sources))
 
 
 def _names(text: str) -> list[str]:
@@ -133,12 +136,20 @@ def similar(doc_id: str, k: int, collection: str, as_json: bool) -> None:
 
 
 def _print_hits(
-    recipe: str, variables: dict, as_json: bool, show_fields: bool, show_notes: bool = True
+    recipe: str, variables: dict, as_json: bool, show_fields: bool, named_sources: bool = True
 ) -> None:
-    from pica.kernel import render, runner
     from pica.kernel.records import to_plain
+    from pica.kernel.remote import run_remote
 
-    result = runner.run(recipe, variables=variables)
+    # A running `pica serve` on this home answers warm, and renders the text itself, so this
+    # process loads nothing heavy; without one, the recipe runs here.
+    result = run_remote(recipe, variables, render=None if as_json else {"show_fields": show_fields})
+    if result is None and recipe == "search/default":
+        result = _default_without_server(variables)
+    if result is None:
+        from pica.kernel import runner
+
+        result = runner.run(recipe, variables=variables)
     if as_json:
         click.echo(
             json.dumps(
@@ -149,11 +160,37 @@ def _print_hits(
             )
         )
     else:
-        click.echo(render.render_hits(result.output, show_fields))
+        text = getattr(result, "text", None)
+        if text is None:
+            from pica.kernel import render
+
+            text = render.render_hits(result.output, show_fields)
+        click.echo(text)
     for warning in [] if as_json else result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    for note in result.notes if show_notes and not as_json else []:
-        click.echo(f"note: {note}", err=True)
+    for note in [] if as_json else result.notes:
+        # "kg: not configured" matters when a provider was asked for by name, not on every search.
+        if named_sources or "not configured" not in note:
+            click.echo(f"note: {note}", err=True)
+
+
+def _default_without_server(variables: dict):
+    """The default search in a process of its own: BM25 alone. Embedding the question here would
+    cost seconds of imports and model loading (docs/benchmarks.md); a running `pica serve` has
+    them loaded, so with one the default mode uses embeddings too."""
+    from pica.kernel import runner
+    from pica.kernel.settings import Settings
+    from pica.stages.models import recorded_model
+
+    result = runner.run("search/federated", variables=variables)
+    if recorded_model(Settings().home / "lance"):
+        result.notes.append(
+            "ranked by BM25 alone: embeddings are used when `pica serve` runs (this process would "
+            "spend seconds loading them); -m federated-hybrid uses them anyway"
+        )
+    else:
+        result.notes.append("ranked by BM25 alone: no chunk has a vector yet (`pica embed` adds them)")
+    return result
 
 
 @main.command()
@@ -215,14 +252,15 @@ def _bench_table(report: dict) -> str:
         + (f", tolerance ±{report['tolerance']}" if "tolerance" in report else "")
     ]
     lines.append(
-        f"{'mode':10} {'nDCG@10':>8} {'MRR@10':>8} {'R@10':>8} {'p50 ms':>8} {'p95 ms':>8}  expected"
+        f"{'mode':16} {'nDCG@10':>8} {'MRR@10':>8} {'R@10':>8} {'p50 ms':>8} {'p95 ms':>8} {'empty':>6}"
+        "  expected"
     )
     for row in report["rows"]:
         expected = ", ".join(f"{k}={v}" for k, v in row.get("expected", {}).items())
         verdict = f"  {row['verdict']}" if row.get("verdict", "-") != "-" else ""
         lines.append(
-            f"{row['mode']:10} {row['ndcg@10']:8.4f} {row['mrr@10']:8.4f} {row['recall@10']:8.4f} "
-            f"{row['p50_ms']:8.2f} {row['p95_ms']:8.2f}  {expected}{verdict}"
+            f"{row['mode']:16} {row['ndcg@10']:8.4f} {row['mrr@10']:8.4f} {row['recall@10']:8.4f} "
+            f"{row['p50_ms']:8.2f} {row['p95_ms']:8.2f} {row.get('empty', 0):6}  {expected}{verdict}"
         )
     return "\n".join(lines)
 

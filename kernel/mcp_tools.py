@@ -16,7 +16,8 @@ from pica.kernel.settings import Settings
 from pica.kernel.stage import Context
 from pica.kernel.toolsets import ToolSpec
 
-Mode = Literal["federated", "federated-hybrid", "grep", "lexical", "semantic", "hybrid", "rerank"]
+Mode = Literal["default", "federated", "federated-hybrid", "grep", "lexical", "semantic", "hybrid", "rerank"]
+FEDERATED = ("default", "federated", "federated-hybrid")  # the modes that ask several providers
 Tier = Literal["fact", "reference", "lead", "stale"]
 RANGES = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 
@@ -118,12 +119,13 @@ class Tools:
             Mode,
             Field(
                 description=(
-                    "federated: every provider, trust-ranked; federated-hybrid: the same, local "
-                    "sources also by embeddings (needs `pica embed`); grep: exact text; lexical: BM25; "
-                    "semantic: embeddings; hybrid: both; rerank: hybrid then a cross-encoder."
+                    "default: every provider, trust-ranked, local sources by BM25 and by embeddings "
+                    "where they have vectors (the notes say which); federated: the same by BM25 only; "
+                    "federated-hybrid: always both; grep: exact text; lexical: BM25; semantic: "
+                    "embeddings; hybrid: both; rerank: hybrid then a cross-encoder."
                 )
             ),
-        ] = "federated",
+        ] = "default",
         k: Annotated[int, Field(ge=1, le=100, description="How many results.")] = 10,
         sources: Annotated[
             list[str] | None,
@@ -176,8 +178,8 @@ class Tools:
             variables["fields"] = fields
         federated = {"sources": sources, "budget": budget_tokens or None, "min_trust": min_trust}
         for name, value in federated.items():
-            if value is not None and not mode.startswith("federated"):
-                raise PicaError(f"{name} works with mode federated, not {mode}")
+            if value is not None and mode not in FEDERATED:
+                raise PicaError(f"{name} works with the modes {', '.join(FEDERATED)}, not {mode}")
             if value is not None:
                 variables[name] = value
         result = self.run(self.recipe("search").format(mode=mode), variables)

@@ -47,8 +47,13 @@ class Context:
     def warn(self, message: str) -> None:
         self.warnings.append(f"{self.stage}: {message}" if self.stage else message)
 
-    def note(self, message: str) -> None:
-        self.notes.append(f"{self.stage}: {message}" if self.stage else message)
+    def note(self, message: str, run_wide: bool = False) -> None:
+        """Tell the caller something worth knowing; a run-wide note is about the whole answer, so
+        it is told once and without the stage's name."""
+        if not run_wide:
+            self.notes.append(f"{self.stage}: {message}" if self.stage else message)
+        elif message not in self.notes:
+            self.notes.append(message)
 
     def report(self, message: str) -> None:
         self.progress(f"{self.stage}: {message}" if self.stage else message)

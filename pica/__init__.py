@@ -19,8 +19,8 @@ def run(recipe: str, **variables: Any):
     return run_recipe(recipe, variables=variables)
 
 
-def search(query: str, mode: str = "federated", k: int = 10, **variables: Any) -> list:
-    """Search with the bundled `search/<mode>` recipe (federated: every provider, trust-ranked);
-    warnings are not raised."""
+def search(query: str, mode: str = "default", k: int = 10, **variables: Any) -> list:
+    """Search with the bundled `search/<mode>` recipe (default: every provider, trust-ranked, the
+    local ones by BM25 and by embeddings where they have vectors); warnings are not raised."""
     result = run(f"search/{mode}", query=query, k=k, **variables)
     return result.output

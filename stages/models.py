@@ -26,6 +26,14 @@ def recorded_model(lance_dir: Path) -> dict[str, Any] | None:
     return json.loads(path.read_text()) if path.exists() else None
 
 
+def recorded_name(lance_dir: Path) -> str | None:
+    """The name to load the model of the stored vectors by, if any were stored."""
+    vectors = recorded_model(lance_dir)
+    if vectors is None:
+        return None
+    return HASHED if vectors["model"] == model_id(HASHED) else vectors["model"]
+
+
 def model_location(name: str) -> str:
     """A folder for `name`: the packaged model for all-MiniLM-L6-v2, else the path or hub id."""
     if name in PACKAGED:
@@ -61,6 +69,10 @@ def query_encoder(name: str) -> Any:
         from pica.stages.embed import hashed_vectors
 
         return hashed_vectors
+    if name in PACKAGED:  # numpy, not torch: a cold search skips seconds of imports
+        from pica.stages.minilm import load
+
+        return load(model_location(name))
     model = load_sentence_transformer(name, threads=1)
     return lambda texts: model.encode(
         texts, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False

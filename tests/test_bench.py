@@ -123,7 +123,7 @@ def test_bench_recipe_fails_when_a_score_misses(tmp_path, pica_home):
         [sys.executable, "-m", "pica", "bench", str(recipe)], capture_output=True, text=True
     )
     assert result.returncode == 1
-    assert "lexical      1.0000" in result.stdout and result.stdout.rstrip().endswith("FAIL")
+    assert "lexical            1.0000" in result.stdout and result.stdout.rstrip().endswith("FAIL")
 
 
 CRANFIELD = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets", "cranfield")

@@ -62,6 +62,12 @@ def grep(**params) -> list[Hit]:
     return run_stage(RetrieveGrep, index_dir=str(Settings().home / "tantivy"), pattern="needle", **params)
 
 
+def lexical(**params) -> list[Hit]:
+    from pica.stages.retrieve.lexical import RetrieveLexical
+
+    return run_stage(RetrieveLexical, index_dir=str(Settings().home / "tantivy"), query="needle", **params)
+
+
 def semantic(**params) -> list[Hit]:
     from pica.stages.retrieve.semantic import RetrieveSemantic
 
@@ -87,6 +93,16 @@ def test_the_home_is_as_described(home):
     assert len(grep(k=1000)) == BULK + KEEP
     assert {h.id.split("#")[0] for h in grep(k=KEEP)} == {"c/bulk/many.jsonl"}
     assert {h.path for h in semantic(k=KEEP)} == {"bulk/many.jsonl"}
+    assert {h.path for h in lexical(k=KEEP)} == {"bulk/many.jsonl"}
+
+
+@pytest.mark.parametrize("narrowing", NARROWINGS, ids=NARROWING_IDS)
+def test_lexical_fills_k_from_what_passes(home, narrowing):
+    hits = lexical(k=3, **narrowing)
+    assert len(hits) == 3
+    assert {h.path for h in hits} == {"keep/few.jsonl"}
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert kept(lexical(k=100, **narrowing)) == KEPT
 
 
 @pytest.mark.parametrize("narrowing", NARROWINGS, ids=NARROWING_IDS)
@@ -128,12 +144,15 @@ def test_retrievers_reject_a_malformed_filter(home):
         semantic(k=3, filters=["owner"])
 
 
-@pytest.mark.parametrize("mode", ["grep", "semantic"])
+@pytest.mark.parametrize("mode", ["grep", "lexical", "semantic", "hybrid", "default"])
 @pytest.mark.parametrize("narrowing", NARROWINGS[:3], ids=NARROWING_IDS[:3])
 def test_search_recipes_fill_k_from_what_passes(home, mode, narrowing):
     variables = {"query": "needle", "k": KEEP, **narrowing}
-    if mode == "semantic":
+    if mode in ("semantic", "hybrid"):
         variables["model"] = "hashed-words"
     result = runner.run(f"search/{mode}", variables=variables)
     assert result.warnings == []
-    assert kept(result.output) == KEPT
+    if mode == "default":  # fused: the five records have the same text, so they are one hit
+        assert {h.path for h in result.output} == {"keep/few.jsonl"}
+    else:
+        assert kept(result.output) == KEPT

@@ -146,7 +146,7 @@ def test_http_lists_tools_with_described_parameters_and_calls_every_tool(world, 
                 for name, schema in tool.input_schema.get("properties", {}).items():
                     assert schema.get("description"), f"{tool.name}.{name} has no description"
             search = tools["search"].input_schema["properties"]
-            assert search["mode"]["default"] == "federated" and search["k"]["default"] == 10
+            assert search["mode"]["default"] == "default" and search["k"]["default"] == 10
 
             error, found = await call(session, "search", query="ledger Postgres")
             assert not error
@@ -206,7 +206,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(world, http_
                 (
                     "search",
                     {"query": "x", "mode": "lexical", "budget_tokens": 10},
-                    "works with mode federated",
+                    "works with the modes default, federated, federated-hybrid",
                 ),
                 ("search", {"query": "x", "filters": {"owner": {"near": 1}}}, "gt/gte/lt/lte"),
                 ("search", {"query": "x", "sort": "-"}, ""),

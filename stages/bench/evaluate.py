@@ -39,6 +39,7 @@ def evaluate(
         execute(plan, Context(settings=settings), cache)  # loads models, opens indexes
         scores: dict[str, list[float]] = {"ndcg@10": [], "mrr@10": [], "recall@10": []}
         millis: list[float] = []
+        empty = 0  # questions that got no result at all
         warnings: set[str] = set()
         for done, question in enumerate(questions, 1):
             run_ctx = Context(settings=settings)
@@ -50,6 +51,7 @@ def evaluate(
             millis.append(1000 * (time.perf_counter() - started))
             warnings.update(result.warnings)
             ranked = [id_of(hit.id) for hit in result.output]
+            empty += not ranked
             relevant = question["relevant"]
             scores["ndcg@10"].append(ndcg_at_k(ranked, relevant, 10))
             scores["mrr@10"].append(mrr_at_k(ranked, relevant, 10))
@@ -58,6 +60,7 @@ def evaluate(
         row = {"mode": mode, "questions": len(questions)}
         row.update({name: round(sum(v) / len(v), 4) if v else 0.0 for name, v in scores.items()})
         row.update(p50_ms=round(percentile(millis, 50), 2), p95_ms=round(percentile(millis, 95), 2))
+        row["empty"] = empty
         for warning in sorted(warnings):
             ctx.warn(f"{mode}: {warning}")
         rows.append(row)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -10,9 +11,11 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages.models import query_encoder
+from pica.stages.filters import HitFilter
+from pica.stages.models import query_encoder, recorded_model, recorded_name
 from pica.stages.retrieve.vectors import (
-    ann_hits,
+    ann_rows,
+    ann_rows_hits,
     check_model,
     chunk_count,
     collection_mask,
@@ -28,15 +31,27 @@ from pica.stages.retrieve.vectors import (
 # vectors on 2 cores; past the threshold an IVF index with these probes keeps recall@10 >= 0.95.
 ANN_THRESHOLD = 300_000
 NPROBES = 20
+NO_VECTORS = "ranked by BM25 alone: no chunk has a vector yet (`pica embed` adds them)"
+WIDEN = 4  # with filters: candidates taken per round, times those of the round before
 
 
 class SemanticParams(Params):
     lance_dir: str = Field(description="The LanceDB database.")
     query: str = Field(description="What to find, in plain words.")
     k: int = Field(50, gt=0, le=5000, description="How many chunks to return.")
-    model: str = Field("all-MiniLM-L6-v2", description="The model the chunks were embedded with.")
+    model: str = Field(
+        "all-MiniLM-L6-v2",
+        description="The model the chunks were embedded with; empty: whichever the index records.",
+    )
+    optional: bool = Field(
+        False,
+        description="No vectors yet, or no model: contribute nothing and say so in a note, not a warning.",
+    )
     collection: str = Field("", description="Only this collection (empty: all).")
     source: str = Field("", description="Only this source: files or transcripts (empty: all).")
+    path: str = Field("", description="Only paths matching this glob (empty: all).")
+    # Checked once, by the recipe's last stage (shape.results.v1), so a bad one is told once.
+    filters: list[str] = Field(default=[], description="Metadata conditions FIELD=VALUE, !=, >, >=, <, <=.")
     trust: str = Field("reference", description="Trust tier of what it finds.")
     ann_threshold: int = Field(
         ANN_THRESHOLD, gt=0, description="From this many vectors on, search the ANN index, not all vectors."
@@ -46,12 +61,16 @@ class SemanticParams(Params):
 
 @stage
 class RetrieveSemantic(Stage):
-    """Embed the query (one torch thread) and rank chunks by cosine similarity, exactly."""
+    """Embed the query (one torch thread) and rank chunks by cosine similarity, exactly.
+
+    Filters (collection, source, path, metadata) narrow the search: it takes WIDEN times more
+    candidates, best first, until `k` chunks pass or none are left.
+    """
 
     id = "retrieve.semantic.v1"
     Params = SemanticParams
     outputs = {"hits": list[Hit]}
-    run_params = frozenset({"query", "k", "collection", "source", "trust", "nprobes"})
+    run_params = frozenset({"query", "k", "collection", "source", "path", "filters", "trust", "nprobes"})
     timeout_s = 30.0  # the first query of a process loads the model
     on_error = "skip"
 
@@ -69,26 +88,58 @@ class RetrieveSemantic(Stage):
 
     def warm_up(self, ctx: Context) -> None:
         self.store = store_for(self.params.lance_dir)
-        check_model(Path(self.params.lance_dir), self.params.model)
-        self.encode = query_encoder(self.params.model)
+        self.encode: Any = None
+        if not self.params.optional or recorded_model(Path(self.params.lance_dir)):
+            self._load_model()
+
+    def _load_model(self) -> None:
+        """The query encoder of the model the chunks were embedded with (checked, or read)."""
+        lance_dir = Path(self.params.lance_dir)
+        model = self.params.model or recorded_name(lance_dir)
+        if model is None:
+            return  # nothing embedded yet
+        check_model(lance_dir, model)
+        self.encode = query_encoder(model)
 
     def run(self, ctx: Context) -> dict[str, Any]:
         p = self.params
         if not p.query.strip():
             return {"hits": []}
+        if self.encode is None:
+            self._load_model()  # a server's stage sees vectors embedded since it warmed up
+        if self.encode is None:
+            ctx.note(NO_VECTORS, run_wide=True)
+            return {"hits": []}
         collections = self._collections()
         if collections == set():
             return {"hits": []}  # no collection of that source
         query = self.encode([p.query])[0]
+        keep = HitFilter(path=p.path, filters=p.filters)  # collection and source: in `collections`
         if chunk_count(self.store) >= p.ann_threshold and has_vector_index(self.store):
-            return {"hits": ann_hits(self.store, query, p.k, p.nprobes, collections, p.trust)}
+
+            def nearest(n: int) -> tuple[list[Hit], bool]:
+                rows = ann_rows(self.store, query, n, p.nprobes, collections)
+                return ann_rows_hits(self.store, rows, p.trust), len(rows) < n
+
+            return {"hits": best_passing(nearest, p.k, keep)}
         matrix = vector_matrix(self.store)
         if not matrix.rows:
-            ctx.warn("no chunk has a vector yet; run `pica embed`")
+            if p.optional:
+                ctx.note(NO_VECTORS, run_wide=True)
+            else:
+                ctx.warn("no chunk has a vector yet; run `pica embed`")
             return {"hits": []}
+        if p.optional:
+            ctx.note("ranked by BM25 and by embeddings", run_wide=True)
         scores = matrix.vectors @ query
-        picked = top_rows(scores, p.k, collection_mask(matrix, collections))
-        return {"hits": hits_for(self.store, matrix, picked, scores, "semantic", p.trust)}
+        allowed = collection_mask(matrix, collections)
+
+        def best(n: int) -> tuple[list[Hit], bool]:
+            picked = top_rows(scores, n, allowed)
+            hits = hits_for(self.store, matrix, picked, scores, "semantic", p.trust)
+            return hits, len(picked) < n or n >= len(matrix.rows)
+
+        return {"hits": best_passing(best, p.k, keep)}
 
     def _collections(self) -> set[str] | None:
         """The collections to search: the one asked for, those of the source asked for; None: all."""
@@ -97,3 +148,17 @@ class RetrieveSemantic(Stage):
             of_source = collections_of_source(self.store, self.params.source)
             wanted = of_source if wanted is None else wanted & of_source
         return wanted
+
+
+def best_passing(best: Callable[[int], tuple[list[Hit], bool]], k: int, keep: HitFilter) -> list[Hit]:
+    """The `k` best hits that `keep` accepts, asking for WIDEN times more each round.
+
+    best(n): the hits of the n best candidates, best first, and whether there are no more.
+    """
+    n = k
+    while True:
+        hits, exhausted = best(n)
+        passed = [h for h in hits if keep.accepts(h)]
+        if len(passed) >= k or exhausted or not keep.active:
+            return passed[:k]
+        n *= WIDEN
