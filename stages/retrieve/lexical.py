@@ -29,7 +29,7 @@ class LexicalParams(Params):
     require_all: bool = Field(
         False, description="A question's words must all match (falling back to any word when none does)."
     )
-    # Measured on the training halves of both benchmark sets (docs/benchmarks.md).
+    # Chosen on one half of each benchmark set's questions, checked on the other (docs/benchmarks.md).
     all_words_boost: float = Field(
         0.25, ge=0, description="A question: score x (1 + this) for chunks holding every word."
     )
