@@ -26,6 +26,9 @@ NOTES = {
     "jp.md": "# 東京タワー\n東京タワーは高い。\n",
     "build.md": "# Build\nwhy did the build fail on the slice_builder module\n",
     "other.md": "# Other\nfail fast and build often\n",
+    "mice.md": "# Obesity\nMice fed a high-fat diet develop insulin resistance within weeks.\n",
+    "pd1.md": "# Immunology\nPD-1 blockade partly restores exhausted T cells in chronic infection.\n",
+    "bone.md": "# Ageing\nVitamin D supplementation and bone mineral density in older women.\n",
 }
 
 
@@ -108,8 +111,22 @@ def test_a_question_ranks_by_bm25_over_any_word_in_score_order(home):
     assert scores == sorted(scores, reverse=True)
 
 
+@pytest.mark.parametrize(("question", "expected"), [
+    ("high-fat diet raises insulin resistance in mice", "mice.md"),
+    ("T-cell exhaustion reverses under anti-PD-1 therapy", "pd1.md"),
+    ("long-term effects of vitamin D on bone density in elderly women", "bone.md"),
+])  # fmt: skip
+@pytest.mark.parametrize("recipe", ["search/lexical", "search/default"])
+def test_questions_from_the_trial_are_answered(home, recipe, question, expected):
+    """Each came back empty from the old default: not every word is in one chunk."""
+    result = runner.run(recipe, variables={"query": question})
+    assert ids(result.output)[:1] == [expected]
+    if recipe == "search/default":
+        assert any("BM25 alone" in note for note in result.notes)  # this home has no vectors
+
+
 def test_words_not_in_the_index_do_not_empty_a_question(home):
-    assert sorted(ids(run("high-fat diet raises dialyzer resistance in mice")[0])) == ["lint.md", "retry.md"]
+    assert {"lint.md", "retry.md"} <= set(ids(run("high-fat diet raises dialyzer resistance in moles")[0]))
 
 
 # Property tests: hostile text never raises, and a plain word of the query in the index is found.
