@@ -31,7 +31,8 @@ from pica.stages.bench.metrics import ndcg_at_k
 def score(plan, cache, settings, questions, choice) -> float:
     total = 0.0
     for question in questions:
-        result = execute(plan.with_params(query=question["query"], **choice), Context(settings=settings), cache)
+        asked = plan.with_params(query=question["query"], **choice)
+        result = execute(asked, Context(settings=settings), cache)
         ranked = [hit.id.split("#", 1)[-1] for hit in result.output]
         total += ndcg_at_k(ranked, question["relevant"], 10)
     return total / len(questions)
@@ -57,7 +58,8 @@ def main(recipe: str, home: str, dataset: str, split: str, *grid_args: str) -> N
     best_score, best = max(results, key=lambda pair: pair[0])
     default_tune = next(s for s, c in results if c == defaults)
     print(f"\n{recipe}, {len(tune)} tuning / {len(held_out)} held-out questions")
-    print(f"best on tuning half {best_score:.4f}: {best}; held-out {score(plan, cache, settings, held_out, best):.4f}")
+    best_held = score(plan, cache, settings, held_out, best)
+    print(f"best on tuning half {best_score:.4f}: {best}; held-out {best_held:.4f}")
     held = score(plan, cache, settings, held_out, defaults)
     print(f"defaults {defaults}: tuning {default_tune:.4f}, held-out {held:.4f}")
 

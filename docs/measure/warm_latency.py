@@ -23,13 +23,13 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from make_markdown import WORDS  # noqa: E402
+from make_markdown import WORDS
 
-from pica.kernel.executor import StageCache, execute  # noqa: E402
-from pica.kernel.runner import plan  # noqa: E402
-from pica.kernel.settings import Settings  # noqa: E402
-from pica.kernel.stage import Context  # noqa: E402
-from pica.stages.bench.metrics import percentile  # noqa: E402
+from pica.kernel.executor import StageCache, execute
+from pica.kernel.runner import plan
+from pica.kernel.settings import Settings
+from pica.kernel.stage import Context
+from pica.stages.bench.metrics import percentile
 
 RECIPES = ["search/lexical", "search/federated", "search/default"]
 QUESTIONS = [
