@@ -3,7 +3,10 @@ also answers `pica search` in other shells (/pica/run), warm."""
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import socket
+from typing import Any
 
 import click
 
@@ -38,16 +41,48 @@ def serve(stdio: bool, host: str | None, port: int | None, toolset: str) -> None
     from pica.kernel.settings import Settings
 
     settings = Settings()
-    server = build_server(toolset, settings)
     if stdio:
-        anyio.run(server.run_stdio_async)
+        anyio.run(build_server(toolset, settings).run_stdio_async)
         return
     host = settings.serve_host if host is None else host
-    port = settings.serve_port if port is None else port
+    listening = _listen(host, settings.serve_port if port is None else port)  # before the slow start
+    server = build_server(toolset, settings)
     if not _loopback(host):
         click.echo(f"warning: listening on {host}: anyone who can reach it can search this machine", err=True)
-    click.echo(f"pica: MCP on http://{host}:{port}/mcp (tool set {toolset})", err=True)
-    anyio.run(lambda: server.run_streamable_http_async(host=host, port=port, streamable_http_path="/mcp"))
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"pica: MCP on http://{shown}:{listening.getsockname()[1]}/mcp (tool set {toolset})", err=True)
+    anyio.run(_serve_http, server, listening, host)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound and listening on HOST:PORT (port 0: one the system picks), or a one-line error."""
+    from pica.kernel.errors import PicaError
+
+    try:
+        family, *_, address = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        return socket.create_server(address, family=family, backlog=2048)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            why = "is in use (another pica serve?): stop what listens there, or choose another with --port"
+            raise PicaError(f"port {port} on {host} {why}") from None
+        raise PicaError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
+
+
+async def _serve_http(server: Any, listening: socket.socket, host: str) -> None:
+    """Streamable HTTP at /mcp (and /pica/run) on the socket already bound."""
+    import uvicorn
+
+    class Uvicorn(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            self._log_started_message(sockets or [])  # uvicorn says it only when it binds itself
+
+    app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
+    port = listening.getsockname()[1]
+    config = uvicorn.Config(app, host=host, port=port, log_level=server.settings.log_level.lower())
+    await Uvicorn(config).serve(sockets=[listening])
 
 
 def _loopback(host: str) -> bool:

@@ -7,10 +7,15 @@ with the same caches and answers plain JSON: how a fresh `pica search` answers w
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 import json
 from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from pydantic import ValidationError
 
 from pica import __version__
 from pica.kernel import remote
@@ -27,20 +32,100 @@ def tool_parameters() -> dict[str, set[str]]:
     return {name: set(inspect.signature(getattr(Tools, name)).parameters) - {"self"} for name in TOOLS}
 
 
-def build_server(toolset_name: str = "default", settings: Settings | None = None) -> Any:
-    from mcp.server.mcpserver import MCPServer
+class Server(MCPServer):
+    """The SDK's server, strict about arguments: an unknown one is refused with the valid ones (the
+    SDK would drop it unread), and a bad value is told in one plain sentence per problem, in the
+    terms of the tool's schema (the SDK passes on pydantic's report, with its links and types)."""
 
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        schema = next((t.input_schema for t in await self.list_tools() if t.name == name), None)
+        if schema is not None and (problems := unknown_arguments(name, arguments, schema)):
+            raise ToolError("\n".join(problems))
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except ToolError as error:
+            if isinstance(error.__cause__, ValidationError):
+                raise ToolError("\n".join(argument_problems(error.__cause__, schema or {}))) from None
+            if isinstance(error.__cause__, ToolError):  # a Pica error, without the SDK's prefix
+                raise ToolError(str(error.__cause__)) from None
+            raise
+
+
+def build_server(toolset_name: str = "default", settings: Settings | None = None) -> Server:
     settings = settings or Settings()
     toolset = load_toolset(toolset_name, tool_parameters(), settings)
     tools = Tools(settings, toolset.tools)
-    offered, left_out = _available(toolset, tools)
-    server = MCPServer(NAME, version=__version__, instructions=instructions(tools, left_out, toolset))
+    offered = _available(toolset, tools)
+    server = Server(NAME, version=__version__, instructions=instructions(tools, offered, toolset))
     for name in offered:
-        spec = toolset.tools[name]
-        server.add_tool(_with_defaults(getattr(tools, name), spec.defaults), name=name,
-                        description=spec.description or None)  # fmt: skip
+        method, spec = getattr(tools, name), toolset.tools[name]
+        description = inspect.cleandoc(spec.description or method.__doc__ or "")
+        server.add_tool(_with_defaults(method, spec.defaults), name=name, description=description)
     server.custom_route(remote.PATH, methods=["POST"])(run_route(tools))
     return server
+
+
+def unknown_arguments(tool: str, arguments: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    """One sentence per argument the tool does not take, naming those it does."""
+    valid = list(schema.get("properties", {}))
+    problems = []
+    for name in (a for a in arguments if a not in valid):
+        if not valid:
+            problems.append(f"{tool} takes no arguments; leave out `{name}`.")
+            continue
+        close = difflib.get_close_matches(name, valid, n=1)
+        hint = f" (did you mean `{close[0]}`?)" if close else ""
+        problems.append(f"{tool} has no argument `{name}`{hint}; its arguments are {', '.join(valid)}.")
+    return problems
+
+
+BOUNDS = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le"),
+          "greater_than": ("more than", "gt"), "less_than": ("less than", "lt")}  # fmt: skip
+JSON_TYPES = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
+              "object": "an object", "array": "an array", "null": "null"}  # fmt: skip
+
+
+def argument_problems(error: ValidationError, schema: dict[str, Any]) -> list[str]:
+    """Pydantic's report on a tool's arguments as one plain sentence per argument."""
+    properties = schema.get("properties", {})
+    problems: dict[str, str] = {}
+    for e in error.errors(include_url=False):
+        name = str(e["loc"][0]) if e["loc"] else ""
+        where, expected = f"`{name}`", properties.get(name, {})
+        items = [part for part in e["loc"][1:] if isinstance(part, int)]
+        if items:
+            where, expected = f"item {items[0] + 1} of `{name}`", _items(expected)
+        kind, ctx, given = e["type"], e.get("ctx", {}), json.dumps(e.get("input"), default=str)
+        if kind == "missing":
+            problem = f"{where} is required."
+        elif kind == "string_too_short":
+            problem = f"{where} must not be empty."
+        elif kind in BOUNDS:
+            words, bound = BOUNDS[kind]
+            problem = f"{where} must be {words} {ctx[bound]}, not {given}."
+        else:
+            problem = f"{where} must be {_expected(expected)}, not {given}."
+        problems.setdefault(name, problem)
+    return list(problems.values())
+
+
+def _expected(schema: dict[str, Any]) -> str:
+    """What a JSON schema accepts, in words: "an array of strings or null"."""
+    if "anyOf" in schema:
+        return " or ".join(_expected(s) for s in schema["anyOf"])
+    if "enum" in schema:
+        return "one of " + ", ".join(map(str, schema["enum"]))
+    item = schema.get("items", {}).get("type")
+    if schema.get("type") == "array" and item in JSON_TYPES:
+        return f"an array of {item}s" if item not in ("boolean", "null") else "an array"
+    return JSON_TYPES.get(schema.get("type", ""), "a valid value")
+
+
+def _items(schema: dict[str, Any]) -> dict[str, Any]:
+    arrays = [s for s in schema.get("anyOf", [schema]) if s.get("type") == "array"]
+    return arrays[0].get("items", {}) if arrays else {}
 
 
 class NotSearch(Exception):
@@ -145,16 +230,9 @@ def _answer(status: int, body: dict[str, Any]) -> Any:
     return Response(text.encode(), status_code=status, media_type="application/json")
 
 
-def _available(toolset: Toolset, tools: Tools) -> tuple[list[str], dict[str, str]]:
-    """The tool set's tools that can work here, and those left out with why (deepweb needs a web
-    search endpoint)."""
-    offered, left_out = [], {}
-    for name in toolset.tools:
-        if name == "deepweb" and not _web_configured(tools):
-            left_out[name] = "no web search endpoint (set PICA_WEB_URL)"
-        else:
-            offered.append(name)
-    return offered, left_out
+def _available(toolset: Toolset, tools: Tools) -> list[str]:
+    """The tool set's tools that can work here (deepweb needs a web search endpoint)."""
+    return [name for name in toolset.tools if name != "deepweb" or _web_configured(tools)]
 
 
 def _web_configured(tools: Tools) -> bool:
@@ -175,8 +253,6 @@ def _with_defaults(method: Any, defaults: dict[str, Any]) -> Any:
 
     @functools.wraps(method)
     def tool(**arguments: Any) -> Any:
-        from mcp.server.mcpserver.exceptions import ToolError
-
         try:
             return method(**arguments)
         except PicaError as error:  # the caller's mistake, told plainly; anything else is a crash
@@ -186,32 +262,60 @@ def _with_defaults(method: Any, defaults: dict[str, Any]) -> Any:
     return tool
 
 
-def instructions(tools: Tools, left_out: dict[str, str], toolset: Toolset) -> str:
-    """What the agent is told on connecting: what Pica holds and how to search it."""
+SOURCES = {"transcripts": "past agent transcripts", "files": "document collections",
+           "kg": "a knowledge graph", "vector": "a vector table", "web": "the web (when asked)"}  # fmt: skip
+
+
+def instructions(tools: Tools, offered: list[str], toolset: Toolset) -> str:
+    """What the agent is told on connecting: the home served and what it holds, and how to search
+    it; only what this server offers is named."""
     status = tools.run("ingest/status", {}).output
+    collections = status["collections"]
+    sources = _sources(tools)
+    described = [SOURCES[s] for s in sources]
     lines = [
-        "Pica searches this user's own material: past agent transcripts, document collections, a "
-        "knowledge graph, a vector table and (when asked) the web. It retrieves and cites; it "
-        "never writes answers. Start with `search` (mode federated asks every source and ranks by "
-        "trust: fact > reference > lead > stale); open a hit with `get` using its id and lines.",
-        f"Tool set: {toolset.description or toolset.source}.",
-        "Collections (name: source, documents; metadata fields usable in `filters`, `fields`, `sort`):",
+        f"Pica searches this user's own material: {', '.join(described[:-1])} and {described[-1]}. "
+        "It retrieves and cites; it never writes answers."
     ]
-    for name, c in status["collections"].items():
+    if "search" in offered:
+        get = "; open a hit with `get` using its id and lines" if "get" in offered else ""
+        lines.append("Start with `search`: its default mode asks every local source at once and ranks "
+                     f"by trust (fact > reference > lead > stale){get}.")  # fmt: skip
+    lines.append(f"Tool set: {toolset.description or toolset.source}.")
+    lines.append(_home(tools, collections, "reindex" in offered))
+    if collections:
+        lines.append(
+            "Collections (name: source, documents; metadata fields usable in `filters`, `fields`, `sort`):"
+        )
+    for name, c in collections.items():
         names = c.get("fields", [])
         more = f", and {len(names) - MAX_FIELDS} more (`status` lists all)" if len(names) > MAX_FIELDS else ""
         fields = (", ".join(names[:MAX_FIELDS]) or "none") + more
         lines.append(f"- {name}: {c.get('source') or 'files'}, {c['documents']} documents; fields: {fields}")
-    if not status["collections"]:
-        lines.append("- none indexed yet (`reindex` indexes the agent transcripts found on this machine)")
-    lines.append("Sources for `search` `sources`: " + ", ".join(_sources(tools)) + ".")
-    if left_out:
-        lines.append("Not offered here: " + "; ".join(f"{n}: {why}" for n, why in left_out.items()) + ".")
+    if "search" in offered:
+        lines.append("Sources for `search` `sources`: " + ", ".join(sources) + ".")
     return "\n".join(lines)
 
 
+def _home(tools: Tools, collections: dict[str, Any], reindex: bool) -> str:
+    """Which home this server reads, and how much it holds: a client that starts the server with
+    a minimal environment loses PICA_HOME, and the agent should be able to tell the user so."""
+    home = remote.resolved(tools.settings.home)
+    if collections:
+        documents = sum(c["documents"] for c in collections.values())
+        plural = "s" if len(collections) != 1 else ""
+        return f"Home: {home} ({len(collections)} collection{plural}, {documents} documents)."
+    return (
+        f"Home: {home} holds nothing indexed. If the user has indexed elsewhere, this server was "
+        "started without their settings: MCP clients start servers with a minimal environment, so "
+        "PICA_HOME (and PICA_KG_PATH and the like) must be set in the `env` block of this server's "
+        "entry in the client's configuration."
+        + (" `reindex` indexes the agent transcripts found on this machine." if reindex else "")
+    )
+
+
 def _sources(tools: Tools) -> list[str]:
-    """Each provider of the federated recipe, and whether it is set up."""
+    """The providers of the federated recipe that are set up here."""
     from pica.kernel import runner
 
     plan = runner.plan("search/federated", settings=tools.settings, variables={"query": "x"})
@@ -223,4 +327,4 @@ def _sources(tools: Tools) -> list[str]:
         "vector": bool(providers.get("vector", {}).get("uri")),
         "web": bool(providers.get("web", {}).get("url")),
     }
-    return [f"{name}{'' if ok else ' (not configured)'}" for name, ok in configured.items()]
+    return [name for name, ok in configured.items() if ok]

@@ -4,6 +4,7 @@ defaults; results are structured and cite their source. No tool writes an answer
 (No `from __future__ import annotations` here: the MCP SDK reads these signatures' types.)
 """
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -70,7 +71,7 @@ def filter_strings(filters: dict[str, Any]) -> list[str]:
             if unknown or not wanted:
                 raise PicaError(
                     f"filter '{field}': use a value, a list, {{\"not\": ...}} or gt/gte/lt/lte, "
-                    f"not {sorted(unknown) or '{}'}"
+                    f"not {', '.join(sorted(unknown)) or 'an empty object'}"
                 )
             if "not" in wanted:
                 out.append(f"{field}!={_values(wanted['not'])}")
@@ -167,21 +168,36 @@ class Tools:
         min_trust: Annotated[
             Tier | None, Field(description="federated: leave out tiers below this one.")
         ] = None,
+        regex: Annotated[bool, Field(description="grep: the query is a regular expression.")] = False,
+        ignore_case: Annotated[bool, Field(description="grep: match regardless of case.")] = False,
     ) -> Hits:
         """Search the user's sources at once (agent transcripts, document collections, knowledge
         graph, vector table, and the web when asked) and return trust-ranked hits that cite id,
         path and lines. Use `get` with a hit's id for the whole document."""
         variables: dict[str, Any] = {"query": query, "k": k, "collection": collection, "path": path,
                                      "filters": filter_strings(filters or {}), "sort": sort,
-                                     "compact": compact, "all_passages": all_passages}  # fmt: skip
+                                     "compact": compact}  # fmt: skip
+        if all_passages:  # else the recipe's own (grep: every matching line)
+            variables["all_passages"] = True
         if fields:
             variables["fields"] = fields
-        federated = {"sources": sources, "budget": budget_tokens or None, "min_trust": min_trust}
+        federated = {"sources": sources, "budget_tokens": budget_tokens or None, "min_trust": min_trust}
         for name, value in federated.items():
             if value is not None and mode not in FEDERATED:
                 raise PicaError(f"{name} works with the modes {', '.join(FEDERATED)}, not {mode}")
             if value is not None:
-                variables[name] = value
+                variables["budget" if name == "budget_tokens" else name] = value
+        for name, value in {"regex": regex, "ignore_case": ignore_case}.items():
+            if value and mode != "grep":
+                raise PicaError(f"{name} works with the mode grep, not {mode}")
+        if mode == "grep":
+            variables.update(regex=regex, ignore_case=ignore_case)
+        if regex:
+            try:
+                re.compile(query)
+            except re.error as error:
+                why = f"{error.msg} at position {error.pos}"
+                raise PicaError(f"`query` is not a valid regular expression: {why}") from None
         result = self.run(self.recipe("search").format(mode=mode), variables)
         tokens = None
         if budget_tokens:

@@ -5,7 +5,7 @@
     tools:
       search:                           # a tool `pica serve` knows (see kernel/mcp_tools.py)
         recipe: search/{mode}           # {mode} is the tool's own `mode` argument
-        defaults: {mode: federated, k: 10}   # shown in the tool's schema and used when not given
+        defaults: {mode: default, k: 10}     # shown in the tool's schema and used when not given
       reindex:
         recipe: {files: ingest/files, transcripts: ingest/transcripts}
 

@@ -137,8 +137,8 @@ def test_http_lists_tools_with_described_parameters_and_calls_every_tool(world, 
             init = await session.initialize()
             assert "- notes: files, 2 documents; fields: encoding, owner, status, title" in init.instructions
             assert "- claude-code: transcripts, 2 documents" in init.instructions
-            assert "kg" in init.instructions and "web (not configured)" in init.instructions
-            assert "deepweb: no web search endpoint" in init.instructions
+            assert "Sources for `search` `sources`: transcripts, files, kg." in init.instructions
+            assert "deepweb" not in init.instructions  # not offered here: not mentioned
             tools = {t.name: t for t in (await session.list_tools()).tools}
             assert set(tools) == ALL_TOOLS - {"deepweb"}
             for tool in tools.values():
@@ -200,7 +200,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(world, http_
         async with http_session(url) as session:
             await session.initialize()
             for tool, arguments, says in [
-                ("search", {"query": "x", "k": 0}, "greater than or equal to 1"),
+                ("search", {"query": "x", "k": 0}, "`k` must be at least 1, not 0."),
                 ("search", {"query": "x", "mode": "magic"}, "federated"),
                 ("search", {"query": "x", "sources": ["wiki"]}, "'wiki' is not one of the choices"),
                 (
@@ -212,7 +212,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(world, http_
                 ("search", {"query": "x", "sort": "-"}, ""),
                 ("get", {"id": "notes/nope.md"}, "nope.md"),
                 ("session", {"id": "no-such-session"}, "no indexed session"),
-                ("reindex", {"names": ["nowhere"]}, "no collection 'nowhere'"),
+                ("reindex", {"names": ["nowhere"]}, "'nowhere'"),
                 ("search", {}, "query"),
             ]:
                 error, text = await call(session, tool, **arguments)
@@ -237,7 +237,7 @@ def test_a_slow_provider_is_a_warning_not_a_failure(world, http_server):
         async def go():
             async with http_session(url) as session:
                 init = await session.initialize()
-                assert "web (not configured)" not in init.instructions
+                assert "Sources for `search` `sources`: transcripts, files, kg, web." in init.instructions
                 tools = {t.name for t in (await session.list_tools()).tools}
                 assert "deepweb" in tools  # offered where an endpoint is configured
                 error, found = await call(session, "search", query="ledger", sources=["files", "web"])
@@ -255,12 +255,13 @@ def test_changes_indexed_by_another_process_are_seen_without_a_restart(world, ht
     async def go():
         async with http_session(url) as session:
             await session.initialize()
-            _, before = await call(session, "search", query="zebra crossing")
+            # BM25: the default mode, once chunks have vectors (an earlier test embeds), finds neighbours
+            _, before = await call(session, "search", query="zebra crossing", mode="lexical")
             assert before["hits"] == []
             subprocess.run(
                 [sys.executable, "-m", "pica", "index"], env=world["env"], check=True, capture_output=True
             )
-            _, after = await call(session, "search", query="zebra crossing")
+            _, after = await call(session, "search", query="zebra crossing", mode="lexical")
             assert [h["id"] for h in after["hits"]] == ["notes/new.md"]
 
     try:
