@@ -2,7 +2,8 @@
 
 Copies only: nothing is ever deleted, neither an original nor a copy. Configuration lives in
 `$PICA_HOME/backup.env` (`DESTINATION=/path` or `DESTINATION=user@host:/path`, optional
-`SSH_OPTIONS=-p 2222 -i ~/.ssh/key`); without it the destination is `$PICA_HOME/backup`.
+`SSH_OPTIONS=-p 2222 -i ~/.ssh/key`); without it the destination is `~/pica-backup`. The copies
+are raw, unredacted transcripts, so they are kept out of PICA_HOME, which holds only redacted text.
 """
 
 from __future__ import annotations
@@ -32,10 +33,17 @@ class BackupPlan:
     unchanged: int = 0
 
 
+RAW = "backups are raw transcripts, unredacted: secrets in them are copied as they are"
+
+
+def default_destination() -> Path:
+    return Path.home() / "pica-backup"
+
+
 def load_config(home: Path) -> BackupConfig:
     path = home / "backup.env"
     if not path.exists():
-        return BackupConfig(str(home / "backup"))
+        return BackupConfig(str(default_destination()))
     values = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         line = line.strip()
@@ -48,7 +56,7 @@ def load_config(home: Path) -> BackupConfig:
     unknown = sorted(set(values) - {"DESTINATION", "SSH_OPTIONS"})
     if unknown:
         raise ValueError(f"{path}: unknown keys {', '.join(unknown)} (known: DESTINATION, SSH_OPTIONS)")
-    destination = values.get("DESTINATION") or str(home / "backup")
+    destination = values.get("DESTINATION") or str(default_destination())
     return BackupConfig(str(Path(destination).expanduser()) if ":" not in destination else destination,
                         values.get("SSH_OPTIONS", ""), str(path))  # fmt: skip
 

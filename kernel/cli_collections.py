@@ -50,16 +50,26 @@ def add(path: Path, name: str | None, include, exclude, text_field, id_field, ti
 @main.command()
 @click.argument("name")
 def rm(name: str) -> None:
-    """Remove collection NAME from the indexes (its files stay on disk)."""
+    """Remove collection NAME from the indexes (its files stay on disk): a registered folder, an
+    agent's transcripts (claude-code, codex, gemini) or one a recipe run made."""
     from pica.kernel import runner
     from pica.kernel.collections import Collections
+    from pica.kernel.errors import PicaError
+    from pica.kernel.indexing import held
     from pica.kernel.settings import Settings
 
-    collections = Collections(Settings().home)
-    collections.get(name)
-    report = runner.run("ingest/remove", variables={"collection": name}).output
-    collections.remove(name)
+    settings = Settings()
+    collections = Collections(settings.home)
+    registered = name in {c.name for c in collections.all()}
+    if not registered and name not in (names := held(settings)):
+        raise PicaError(f"no collection '{name}' (collections: {', '.join(names) or 'none'})")
+    report = runner.run("ingest/remove", settings=settings, variables={"collection": name}).output
+    if registered:
+        collections.remove(name)
     click.echo(f"removed collection '{name}' ({report['documents_removed']} documents)")
+    root = settings.transcript_roots().get(name)
+    if root is not None and root.is_dir():
+        click.echo(f"note: the next `pica index` reads {root} again (`pica index NAME` indexes NAME only)")
 
 
 @main.command()
@@ -81,17 +91,17 @@ def index(names: tuple[str, ...], as_json: bool) -> None:
             "(add a folder with `pica add PATH --name NAME`)"
         )
         return
-    progress = Progress()
     results = {}
-    for recipe, name, variables in runs:
-        results[name] = result = index_one(recipe, name, variables, progress)
-        if not as_json:
-            click.echo(
-                f"{name}: {result['added_or_changed']} documents added or changed, "
-                f"{result['removed']} removed, {len(result['skipped'])} skipped"
-            )
-            for entry in result["skipped"]:
-                click.echo(f"  skipped {entry['path']}: {entry['reason']}")
+    with Progress() as progress:
+        for recipe, name, variables in runs:
+            results[name] = result = index_one(recipe, name, variables, progress)
+            if not as_json:
+                click.echo(
+                    f"{name}: {result['added_or_changed']} documents added or changed, "
+                    f"{result['removed']} removed, {len(result['skipped'])} skipped"
+                )
+                for entry in result["skipped"]:
+                    click.echo(f"  skipped {entry['path']}: {entry['reason']}")
     if as_json:
         click.echo(json.dumps(results, indent=2, ensure_ascii=False))
 
@@ -108,7 +118,8 @@ def embed(model: str) -> None:
     from pica.kernel import runner
     from pica.kernel.progress import Progress
 
-    report = runner.run("ingest/embed", variables={"model": model}, progress=Progress()).output
+    with Progress() as progress:
+        report = runner.run("ingest/embed", variables={"model": model}, progress=progress).output
     click.echo(
         f"embedded {report['embedded']:,} chunks with {report['model']}; "
         f"{report['remaining']:,} without a vector"

@@ -100,10 +100,11 @@ def stats(as_json: bool) -> None:
 @click.option("--show-config", is_flag=True, help="Print the configuration in use and stop.")
 @click.option("--to", "destination", default="", help="Destination for this run (folder or user@host:path).")
 def backup(dry_run: bool, show_config: bool, destination: str) -> None:
-    """Copy the agents' transcript folders to a backup (never deletes anything).
+    """Copy the agents' transcript folders, raw and unredacted, to a backup (never deletes anything).
 
-    Configure in $PICA_HOME/backup.env: DESTINATION=/folder or DESTINATION=user@host:/folder
-    (rsync over SSH, scp when rsync is missing), SSH_OPTIONS="-p 2222 -i ~/.ssh/key"."""
+    The destination is ~/pica-backup, or set in $PICA_HOME/backup.env: DESTINATION=/folder or
+    DESTINATION=user@host:/folder (rsync over SSH, scp when rsync is missing),
+    SSH_OPTIONS="-p 2222 -i ~/.ssh/key"."""
     from pathlib import Path
 
     from pica.kernel import backup as backups
@@ -122,6 +123,7 @@ def backup(dry_run: bool, show_config: bool, destination: str) -> None:
         click.echo(f"configured by: {config.source}")
         for agent, root in settings.transcript_roots().items():
             click.echo(f"{agent}: {root}{'' if root.is_dir() else '  (not found)'}")
+        click.echo(f"note: {backups.RAW}")
         return
     if not roots:
         raise click.ClickException("no agent transcript folders found to back up")
@@ -134,6 +136,7 @@ def backup(dry_run: bool, show_config: bool, destination: str) -> None:
                 backups.run_remote(commands)
             except RuntimeError as error:
                 raise click.ClickException(str(error)) from None
+        click.echo(f"note: {backups.RAW}")
         return
     plan = backups.plan_local(roots, Path(config.destination))
     if dry_run:
@@ -143,3 +146,7 @@ def backup(dry_run: bool, show_config: bool, destination: str) -> None:
         backups.copy_local(plan)
     verb = "would copy" if dry_run else "copied"
     click.echo(f"{verb} {len(plan.copies)} files to {config.destination}; {plan.unchanged} already there")
+    click.echo(f"note: {backups.RAW}")
+    old = settings.home.expanduser() / "backup"
+    if old.is_dir() and Path(config.destination) != old:
+        click.echo(f"note: {old} holds an earlier raw backup inside PICA_HOME; move or delete it")

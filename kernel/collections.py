@@ -34,12 +34,6 @@ class Collections:
             raise PicaError(f"{self.file} is not valid JSON ({error}); fix or delete it") from None
         return [Collection(**entry) for entry in data.get("collections", [])]
 
-    def get(self, name: str) -> Collection:
-        found = {c.name: c for c in self.all()}
-        if name not in found:
-            raise PicaError(f"no collection '{name}' (collections: {', '.join(found) or 'none'})")
-        return found[name]
-
     def add(self, path: Path, name: str, options: dict[str, Any]) -> Collection:
         folder = path.expanduser().resolve()
         if not folder.is_dir():

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from pica.kernel import runner
-from pica.kernel.collections import Collection, Collections
+from pica.kernel.collections import Collections
+from pica.kernel.errors import PicaError
 from pica.kernel.progress import Progress
 from pica.kernel.records import to_plain
 from pica.kernel.settings import Settings
@@ -19,19 +20,43 @@ def planned_runs(
 ) -> list[tuple[str, str, dict]]:
     """(recipe, name, variables) for every collection and agent folder there is, or those named."""
     recipes = {**RECIPES, **(recipes or {})}
-    collections = Collections(settings.home)
+    collections = {c.name: c for c in Collections(settings.home).all()}
     agents = {a: root for a, root in settings.transcript_roots().items() if root.is_dir()}
 
-    def agent_run(agent: str) -> tuple[str, str, dict]:
-        return recipes["transcripts"], agent, {"agent": agent, "root": str(agents[agent])}
+    def run_of(name: str) -> tuple[str, str, dict]:
+        if name in agents:
+            return recipes["transcripts"], name, {"agent": name, "root": str(agents[name])}
+        if name not in collections:
+            raise _not_indexable(settings, name, list(agents))
+        collection = collections[name]
+        variables = {"path": collection.path, "collection": name, **collection.options}
+        return recipes["files"], name, variables
 
-    def collection_run(collection: Collection) -> tuple[str, str, dict]:
-        variables = {"path": collection.path, "collection": collection.name, **collection.options}
-        return recipes["files"], collection.name, variables
+    return [run_of(n) for n in names or [*collections, *agents]]
 
-    if names:
-        return [agent_run(n) if n in agents else collection_run(collections.get(n)) for n in names]
-    return [collection_run(c) for c in collections.all()] + [agent_run(a) for a in agents]
+
+def held(settings: Settings) -> list[str]:
+    """Every collection the indexes hold or will: registered folders, agents' transcripts, and
+    those a recipe run made (`pica run ingest/markdown path=DIR`)."""
+    registered = [c.name for c in Collections(settings.home).all()]
+    found = runner.run("ingest/status", settings=settings, variables={"collections": registered}).output
+    return sorted(found["collections"])
+
+
+def _not_indexable(settings: Settings, name: str, agents: list[str]) -> PicaError:
+    roots = settings.transcript_roots()
+    if name in roots:
+        return PicaError(f"no {name} transcripts here: {roots[name]} is not a folder")
+    names = held(settings)
+    if name in names:
+        return PicaError(
+            f"collection '{name}' was made by a recipe run, not from a registered folder: run that "
+            f"recipe again, or register its folder with `pica add PATH --name {name}`"
+        )
+    collections = ", ".join(n for n in names if n not in roots) or "none"
+    return PicaError(
+        f"no collection or agent '{name}' (collections: {collections}; agents: {', '.join(agents) or 'none'})"
+    )
 
 
 def index_one(recipe: str, name: str, variables: dict, progress: Progress | None = None) -> dict[str, Any]:
@@ -41,6 +66,8 @@ def index_one(recipe: str, name: str, variables: dict, progress: Progress | None
     added, removed, skipped, keyword = set(), set(), [], {}
     while True:
         output = runner.run(recipe, variables=variables, progress=progress).output
+        if progress is not None:
+            progress.close()  # this batch's bars end here; what is printed next goes below them
         added |= set(output["stored"].added)
         removed |= set(output["stored"].removed)
         skipped += output["skipped"]

@@ -50,11 +50,11 @@ class EmbedChunks(Stage):
 
     def warm_up(self, ctx: Context) -> None:
         self._check_model(Path(self.params.lance_dir).expanduser(), record=False)  # before a slow load
+        ctx.report(f"loading the embedding model {self.params.model}…")  # seconds, in a cold process
         threads = self.params.threads or os.cpu_count() or 1
         self.model = load_sentence_transformer(self.params.model, threads)
 
     def encode(self, texts: list[str]) -> Any:
-        # sentence-transformers sorts each call's texts by length, so batches hold similar lengths.
         return self.model.encode(
             texts,
             batch_size=self.params.batch_size,
@@ -64,6 +64,8 @@ class EmbedChunks(Stage):
         )
 
     def run(self, ctx: Context) -> dict[str, Any]:
+        import numpy as np
+
         store = LanceStore(self.params.lance_dir)
         self._check_model(Path(self.params.lance_dir).expanduser())
         total = store.chunks.count_rows("vector IS NULL")
@@ -72,17 +74,28 @@ class EmbedChunks(Stage):
             rows = store.pending(self.params.slab)
             if not rows:
                 break  # what is left belongs to documents a crash left half-written
-            vectors = self.encode([f"{title}\n{text}" for _, _, title, text in rows])
-            if vectors.shape[1] != VECTOR_DIM:
+            # One model call per batch, of texts of similar length (as sentence-transformers would
+            # sort them), so the bar moves and Ctrl-C is noticed every batch, not every slab.
+            rows.sort(key=lambda row: len(row[2]) + len(row[3]))
+            vectors = []
+            for start in range(0, len(rows), self.params.batch_size):
+                if ctx.cancelled.is_set():
+                    break
+                batch = rows[start : start + self.params.batch_size]
+                vectors.append(self.encode([f"{title}\n{text}" for _, _, title, text in batch]))
+                ctx.count("embedded", done + start + len(batch), total)
+            if not vectors:
+                break
+            rows, matrix = rows[: sum(len(v) for v in vectors)], np.concatenate(vectors)
+            if matrix.shape[1] != VECTOR_DIM:
                 raise ValueError(
-                    f"{self.model_id()} gives {vectors.shape[1]} dims; the store holds {VECTOR_DIM}"
+                    f"{self.model_id()} gives {matrix.shape[1]} dims; the store holds {VECTOR_DIM}"
                 )
-            with writer_lock(self.params.home, ctx.report):
-                store.write_vectors([(chunk_id, doc_hash) for chunk_id, doc_hash, _, _ in rows], vectors)
+            with writer_lock(self.params.home, ctx.report):  # what was embedded is kept, even on Ctrl-C
+                store.write_vectors([(chunk_id, doc_hash) for chunk_id, doc_hash, _, _ in rows], matrix)
             done += len(rows)
-            ctx.count("embedded", done, total)
         remaining = store.chunks.count_rows("vector IS NULL")
-        indexed = self._index_vectors(ctx, store, done)
+        indexed = False if ctx.cancelled.is_set() else self._index_vectors(ctx, store, done)
         return {
             "report": {
                 "model": self.model_id(),

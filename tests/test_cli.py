@@ -114,7 +114,7 @@ def test_ingest_then_search_from_the_command_line(pica_home):
     )
     payload = json.loads(found.stdout)
     assert payload["warnings"] == []
-    top = payload["output"][0]
+    top = payload["hits"][0]
     assert top["id"] == "md/jekyll/front-matter.md"
     assert {"path", "title", "line_start", "line_end", "score", "passage"} <= set(top)
 
@@ -159,6 +159,12 @@ def test_plugins_load_from_entry_points_and_a_broken_one_is_reported(plugin_path
     )
 
 
+def default_sigint() -> None:
+    """Run in the child before exec: Ctrl-C back to its default. A background job (`cmd &`)
+    ignores SIGINT and passes that on, and Python raises KeyboardInterrupt only if it is not ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_cleanly(plugin_path, tmp_path):
     recipe = tmp_path / "wait.yaml"
     recipe.write_text("kind: search\nstages:\n  w: {use: plugin.wait.v1}\noutput: w.text\n")
@@ -168,6 +174,7 @@ def test_ctrl_c_stops_cleanly(plugin_path, tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONPATH": str(plugin_path)},
+        preexec_fn=default_sigint,
     )
     try:
         assert process.stdout.readline().strip() == "waiting"

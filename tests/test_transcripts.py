@@ -320,19 +320,19 @@ def test_backup_to_a_local_folder_copies_and_never_deletes(tmp_path, pica_home, 
     monkeypatch.setenv("PICA_CLAUDE_DIR", str(root))
     monkeypatch.setenv("PICA_CODEX_DIR", str(tmp_path / "none"))
     monkeypatch.setenv("PICA_GEMINI_DIR", str(tmp_path / "none"))
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))  # the default destination is ~/pica-backup
+    backup = tmp_path / "user" / "pica-backup"
     cli = CliRunner()
     shown = cli.invoke(main, ["backup", "--show-config"])
-    assert (
-        shown.exit_code == 0 and str(pica_home / "backup") in shown.output and "(not found)" in shown.output
-    )
+    assert shown.exit_code == 0 and str(backup) in shown.output and "(not found)" in shown.output
 
     dry = cli.invoke(main, ["backup", "--dry-run"])
     assert dry.exit_code == 0 and "would copy 6 files" in dry.output
-    assert not (pica_home / "backup").exists()
+    assert not backup.exists()
 
     done = cli.invoke(main, ["backup"])
     assert done.exit_code == 0, done.output
-    copied = pica_home / "backup" / "claude-code" / "spotter" / "short.jsonl"
+    copied = backup / "claude-code" / "spotter" / "short.jsonl"
     assert copied.read_bytes() == (root / "spotter" / "short.jsonl").read_bytes()
 
     (root / "spotter" / "short.jsonl").unlink()  # the agent deleted an old session
@@ -341,6 +341,7 @@ def test_backup_to_a_local_folder_copies_and_never_deletes(tmp_path, pica_home, 
     assert copied.exists()  # the copy survives
 
     destination = tmp_path / "elsewhere"
+    pica_home.mkdir(exist_ok=True)
     (pica_home / "backup.env").write_text(f"# where\nDESTINATION={destination}\n")
     assert "copied 5 files" in cli.invoke(main, ["backup"]).output
     (pica_home / "backup.env").write_text("DESTINATION=/x\nPASSWORD=nope\n")

@@ -119,7 +119,7 @@ class IndexTantivy(Stage):
                         line_end=chunk.line_end,
                     )
                 )
-                if n % 2000 == 0:
+                if n % 2000 == 0 or n == len(chunks):
                     ctx.count("keyword-indexed", n, len(chunks))
             writer.commit()  # atomic: a crash before it leaves the previous commit
             writer.wait_merging_threads()

@@ -48,7 +48,14 @@ class ListSessions(Stage):
 
     def run(self, ctx: Context) -> dict[str, Any]:
         sessions: dict[str, dict[str, Any]] = {}
-        for row in _rows(self.params.lance_dir, WHERE, ["path", "metadata"]):
+        rows = _rows(self.params.lance_dir, WHERE, ["path", "metadata"])
+        agents = sorted({row["metadata"].get("agent", "") for row in rows} - {""})
+        if self.params.agent and self.params.agent not in agents:
+            raise LookupError(
+                f"no sessions of agent '{self.params.agent}' are indexed "
+                f"(agents with sessions: {', '.join(agents) or 'none'})"
+            )
+        for row in rows:
             meta = row["metadata"]
             if (self.params.agent and meta.get("agent") != self.params.agent) or (
                 self.params.project and meta.get("project") != self.params.project
