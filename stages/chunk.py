@@ -41,6 +41,10 @@ class ChunkLines(Stage):
         for doc in documents:
             spans = split_lines(doc.text.split("\n"), self.params.max_chars, self.params.overlap_lines)
             for n, span in enumerate(spans):
+                lines = (span.first_line + doc.first_line, span.last_line + doc.first_line)
+                metadata = doc.metadata
+                if doc.source == "transcripts":
+                    lines, metadata = _message_lines(doc, span)
                 chunks.append(
                     Chunk(
                         id=f"{doc.id}#{n}",
@@ -49,9 +53,9 @@ class ChunkLines(Stage):
                         path=doc.path,
                         title=doc.title,
                         text=doc.text[span.char_start : span.char_end],
-                        line_start=span.first_line + doc.first_line,
-                        line_end=span.last_line + doc.first_line,
-                        metadata=doc.metadata,
+                        line_start=lines[0],
+                        line_end=lines[1],
+                        metadata=metadata,
                         source=doc.source,
                         char_start=span.char_start,
                         char_end=span.char_end,
@@ -59,6 +63,22 @@ class ChunkLines(Stage):
                 )
         ctx.report(f"{len(chunks)} chunks from {len(documents)} documents")
         return {"chunks": chunks}
+
+
+def _message_lines(doc: Document, span: Span) -> tuple[tuple[int, int], dict[str, Any]]:
+    """A transcript message is text decoded from JSON, so its lines are not lines of the file: a
+    chunk cites the file line(s) its message was read from (what an agent opening the file needs)
+    and keeps its own place inside the message as metadata."""
+    first = doc.first_line
+    inside = message_lines(doc.text, span.char_start, span.char_end)
+    return (first, int(doc.metadata.get("line_end") or first)), {**doc.metadata, **inside}
+
+
+def message_lines(text: str, char_start: int, char_end: int) -> dict[str, int]:
+    """The 1-based lines of a message's `text` that the chunk text[char_start:char_end] spans
+    (for whoever rebuilds a transcript chunk from the stored message and offsets)."""
+    first = text.count("\n", 0, char_start) + 1
+    return {"message_line_start": first, "message_line_end": first + text.count("\n", char_start, char_end)}
 
 
 def split_lines(lines: list[str], max_chars: int, overlap: int) -> list[Span]:

@@ -28,6 +28,7 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, int]:
 
     Raises FrontMatterError when a block is there but does not parse, so the caller can report it.
     """
+    text = text.removeprefix("\ufeff")  # a byte-order mark that decoding left would hide the `---`
     for pattern, parse in ((YAML_BLOCK, _yaml), (TOML_BLOCK, _toml)):
         match = pattern.match(text)
         if match:

@@ -12,7 +12,7 @@ from pica.kernel.registry import stage
 from pica.kernel.stage import Example
 from pica.stages.markdown import headings
 from pica.stages.readers.base import FileReader, ReaderParams, Unreadable
-from pica.stages.readers.decode import decode
+from pica.stages.readers.decode import decode, strip_terminal_codes
 from pica.stages.readers.frontmatter import split_front_matter
 
 
@@ -47,11 +47,15 @@ class ReadText(FileReader):
 
 def read_document(path: Path, relative: str, collection: str, max_line_chars: int = 100_000) -> Document:
     text, encoding = decode(path.read_bytes())
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = strip_terminal_codes(text).replace("\r\n", "\n").replace("\r", "\n")
     longest = max(map(len, text.split("\n")), default=0)
     if longest > max_line_chars:
         raise Unreadable(f"a line of {longest:,} characters: data, not text (limit {max_line_chars:,})")
     metadata, body, offset = split_front_matter(text)
+    if not body.strip() and metadata:
+        # Front matter is all there is (a stub, a redirect): index the block itself, so its title
+        # and fields are searchable and its lines cite the file's.
+        body, offset = text.removeprefix("\ufeff"), 0
     if not body.strip():
         raise Unreadable("no text (empty or whitespace only)")
     return Document(

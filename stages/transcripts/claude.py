@@ -105,3 +105,4 @@ def _merge(
         out[key] = Message(key, role, kind, text, line.number, stamp, dict(extra))
     elif text not in found.text:
         found.text += "\n\n" + text
+        found.line_end = line.number

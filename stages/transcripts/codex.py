@@ -6,6 +6,7 @@ is indexed from its readable summary; its `encrypted_content` never is.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pica.stages.transcripts.lines import Message, Parsed, Read, as_text, iter_objects, text_of
@@ -77,14 +78,29 @@ def _item(item: dict[str, Any], number: int, stamp: str) -> Message | None:
         return Message(key, "assistant", "thinking", summary, number, stamp) if summary.strip() else None
     if kind in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
         name = item.get("name") or kind.removesuffix("_call")
-        arguments = item.get("arguments", item.get("input", item.get("action", "")))
+        arguments = _decoded(item.get("arguments", item.get("input", item.get("action", ""))))
         return Message(
             key, "assistant", "tool_call", f"{name}({as_text(arguments)})", number, stamp, {"tool": name}
         )
     if kind in ("function_call_output", "custom_tool_call_output"):
         output = item.get("output")
-        if isinstance(output, dict):
+        if isinstance(output, str):
+            envelope = _decoded(output)  # older Codex: {"output": …, "metadata": …} in a string
+            if isinstance(envelope, dict) and isinstance(envelope.get("output"), str):
+                output = envelope["output"]
+        elif isinstance(output, dict):
             output = output.get("output", output.get("content", output))
         text = text_of(output) if isinstance(output, list) else as_text(output or "")
         return Message(key, "tool", "tool_result", text, number, stamp) if text.strip() else None
     return None
+
+
+def _decoded(value: Any) -> Any:
+    """JSON inside a string (a function call's `arguments`), decoded so that its text keeps its
+    real lines instead of literal `\\n`s. Other strings (patches, plain output) stay."""
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        try:
+            return json.loads(value)
+        except ValueError:
+            pass
+    return value

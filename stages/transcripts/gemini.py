@@ -104,7 +104,10 @@ def _result(call: dict[str, Any]) -> str:
     parts = []
     for part in call.get("result") or []:
         if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict):
-            parts.append(as_text(part["functionResponse"].get("response", "")))
+            response = part["functionResponse"].get("response", "")
+            if isinstance(response, dict) and list(response) == ["output"]:
+                response = response["output"]  # the usual wrapper: its key says nothing
+            parts.append(as_text(response))
         elif isinstance(part, dict | str):
             parts.append(text_of([part]))
     return "\n".join(p for p in parts if p) or as_text(call.get("resultDisplay") or "")

@@ -28,6 +28,7 @@ class Message:
     line: int  # 1-based line of the file where it starts
     timestamp: str = ""
     extra: dict[str, Any] = field(default_factory=dict)  # tool name, model, agent id ...
+    line_end: int = 0  # the file line it ends on, when blocks on later lines were merged into it
 
 
 @dataclass(slots=True)
@@ -150,7 +151,20 @@ def _media_type(part: dict[str, Any]) -> str:
 
 
 def as_text(value: Any) -> str:
-    """Tool arguments and results as searchable text: strings as they are, the rest as JSON."""
+    """Tool arguments and results as searchable text. Strings stay as they are; objects become
+    `key: value` lines (a multi-line value starting on the next line); lists of objects take a
+    line per item, lists of plain values one line. JSON would turn each line break of a file's
+    content into a literal `\\n`: a whole README on one line, and line-initial words fused with
+    the `n` (`nimport`)."""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    if isinstance(value, dict):
+        lines = []
+        for key, item in value.items():
+            text = as_text(item)
+            lines.append(f"{key}:\n{text}" if "\n" in text else f"{key}: {text}")
+        return "\n".join(lines)
+    if isinstance(value, list):
+        flat = all(not isinstance(v, dict | list) for v in value)  # ["bash", "-lc", "ls"]
+        return (" " if flat else "\n").join(as_text(v) for v in value)
+    return json.dumps(value, default=str)  # numbers, booleans, null

@@ -11,6 +11,7 @@ from pydantic import Field
 from pica.kernel.records import Document, FileChanges, FileRef, Skipped
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.readers.decode import strip_terminal_codes
 from pica.stages.store.catalog import Catalog
 from pica.stages.transcripts import claude, codex, gemini
 from pica.stages.transcripts.lines import Message, Parsed, head_hash, read_lines, resume_point
@@ -121,6 +122,7 @@ class ReadTranscripts(Stage):
             "timestamp": message.timestamp,
             "cwd": str(context.get("cwd") or ""),
             "line": message.line,
+            "line_end": message.line_end or message.line,  # a response merged from several lines
             **message.extra,
         }
         if context.get("agent_id"):
@@ -130,7 +132,7 @@ class ReadTranscripts(Stage):
             collection=collection,
             path=relative,
             title=f"{project} · {message.role}",
-            text=message.text,
+            text=strip_terminal_codes(message.text),  # command output's colours, for every agent
             metadata=metadata,
             source="transcripts",
             first_line=message.line,
