@@ -158,13 +158,6 @@ def test_transcript_hits_carry_their_lines_inside_the_message(transcripts_home):
     assert later.text in "\n".join(text[first - 1 : last])  # a piece, when a long line was cut
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a keyword index built from LanceDB (the first `pica index`) gets each chunk's metadata "
-    "from its document: lance_store.iter_chunks (and vectors.py for semantic hits) should add "
-    "chunk.message_lines for transcripts",
-)
-@pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="corpus not found")
 def test_lines_inside_the_message_survive_a_keyword_index_built_from_lancedb(tmp_path, pica_home):
     root = tmp_path / "claude" / "-home-me-app"
     root.mkdir(parents=True)

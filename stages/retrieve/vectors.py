@@ -7,7 +7,6 @@ product (docs/benchmarks.md).
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pica.kernel.records import Hit
-from pica.stages.store.lance_store import LanceStore, sql_text
+from pica.stages.store.lance_store import LanceStore, chunk_metadata, sql_text
 
 _CACHE: dict[tuple[str, str], tuple[int, Any]] = {}  # (what, database) -> (table version, value)
 REFINE = 4
@@ -112,7 +111,7 @@ def hits_for(
                 score=float(scores[i]),
                 passage=doc["text"][row["char_start"] : row["char_end"]],
                 source=doc["source"],
-                metadata=json.loads(doc["metadata"] or "{}"),
+                metadata=chunk_metadata(doc, row["char_start"], row["char_end"]),
                 trust=trust,
                 via=via,
             )

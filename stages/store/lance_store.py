@@ -203,7 +203,7 @@ class LanceStore:
                     text=doc["text"][row["char_start"] : row["char_end"]],
                     line_start=row["line_start"],
                     line_end=row["line_end"],
-                    metadata=json.loads(doc["metadata"] or "{}"),
+                    metadata=chunk_metadata(doc, row["char_start"], row["char_end"]),
                     source=doc["source"],
                     char_start=row["char_start"],
                     char_end=row["char_end"],
@@ -293,3 +293,14 @@ class LanceStore:
         if where:
             query = query.where(where)
         return query.to_arrow().to_pylist()
+
+
+def chunk_metadata(doc: dict[str, Any], char_start: int, char_end: int) -> dict[str, Any]:
+    """A chunk's metadata: its document's, and for a transcript message the lines of the message
+    the chunk spans (its citation is the message's line in the file)."""
+    from pica.stages.chunk import message_lines
+
+    metadata = json.loads(doc["metadata"] or "{}")
+    if doc["source"] == "transcripts":
+        metadata.update(message_lines(doc["text"], char_start, char_end))
+    return metadata
