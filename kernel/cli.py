@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -22,12 +23,8 @@ class PicaGroup(click.Group):
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
-        except click.exceptions.Abort:
-            click.echo("interrupted", err=True)
-            sys.exit(130)
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            sys.exit(130)
+        except (click.exceptions.Abort, KeyboardInterrupt):
+            _interrupted()
         except PicaError as error:
             if _debug():
                 raise
@@ -39,6 +36,39 @@ class PicaGroup(click.Group):
             click.echo(f"error: {type(error).__name__}: {error}", err=True)
             click.echo("(set PICA_DEBUG=1 to see the traceback)", err=True)
             sys.exit(1)
+
+
+STOP_WAIT_S = 30.0  # how long Ctrl-C waits for running stages to stop; a second Ctrl-C stops waiting
+
+
+def _interrupted() -> None:
+    """Exit 130 once the run's stages, told to stop, have stopped: they keep what they were
+    committing, and Python shutting down while one is inside native code (torch) would abort
+    ("terminate called without an active exception"). One that does not stop in time (or a
+    second Ctrl-C) is left behind by an exit without shutdown; every write is atomic."""
+    import threading
+    import time
+
+    click.echo("interrupted", err=True)
+    stages = [t for t in threading.enumerate() if t.name.startswith("pica-stage-")]
+
+    def wait(seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        for thread in stages:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        return not any(thread.is_alive() for thread in stages)
+
+    try:
+        if not wait(1.0):
+            click.echo("waiting for the running stages to stop (Ctrl-C again: quit now)", err=True)
+            wait(STOP_WAIT_S)
+    except KeyboardInterrupt:
+        pass
+    if any(thread.is_alive() for thread in stages):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    sys.exit(130)
 
 
 def _debug() -> bool:
@@ -68,9 +98,11 @@ def run(recipe: str, overrides: tuple[str, ...], dry_run: bool, print_config: bo
     """
     from pica.kernel import render, runner
     from pica.kernel.records import to_plain
+    from pica.kernel.settings import Settings
 
+    settings = Settings()
+    plan = runner.plan(recipe, list(overrides), settings)
     if dry_run or print_config:
-        plan = runner.plan(recipe, list(overrides))
         if print_config:
             import yaml
 
@@ -80,14 +112,26 @@ def run(recipe: str, overrides: tuple[str, ...], dry_run: bool, print_config: bo
         return
     from pica.kernel.progress import Progress
 
-    result = runner.run(recipe, list(overrides), progress=None if as_json else Progress())
+    with contextlib.nullcontext() if as_json else Progress() as progress:  # bars end before the output
+        result = runner.execute_plan(plan, settings, progress=progress)
+    output = result.output
     if as_json:
-        payload = {"output": to_plain(result.output), "warnings": result.warnings}
+        # A search answers as `pica search --json` and MCP do: {hits, warnings, notes[, tokens]}.
+        if plan.kind == "search" and isinstance(output, list):
+            budget = plan.config.get("budget")
+            tokens = render.hits_tokens(output, settings.tokenizer) if budget else None
+            payload = render.hits_payload(output, result.warnings, result.notes, tokens)
+        elif plan.kind == "search" and isinstance(output, dict) and "hits" in output:
+            payload = {**to_plain(output), "warnings": result.warnings, "notes": result.notes}
+        else:
+            payload = {"output": to_plain(output), "warnings": result.warnings, "notes": result.notes}
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
         return
-    click.echo(render.render_output(result.output))
+    click.echo(render.render_output(output))
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
 
 
 @main.command()

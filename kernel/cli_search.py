@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import click
@@ -13,6 +16,11 @@ from pica.kernel.cli import main
 MODES = ("default", "federated", "federated-hybrid", "lexical", "grep", "semantic", "hybrid", "rerank")
 FEDERATED = ("default", "federated", "federated-hybrid")
 TIERS = ("fact", "reference", "lead", "stale")
+AGENTS = ("claude-code", "codex", "gemini")
+ROLES = ("user", "assistant", "tool", "system")
+MAX_K = 100  # as the MCP tool; the web provider answers at most 100
+MOMENT = re.compile(r"\d{4}(-\d\d){0,2}(T\d\d(:\d\d){0,2})?")  # the forms --since and --until take
+MOMENT_FORMS = ("%Y", "%Y-%m", "%Y-%m-%d", "%Y-%m-%dT%H", "%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S")
 
 
 @main.command(context_settings={"ignore_unknown_options": False})
@@ -31,18 +39,30 @@ TIERS = ("fact", "reference", "lead", "stale")
     "--sources", default="", help="federated: providers to ask, e.g. files,kg,web (default: local)."
 )
 @click.option("--min-trust", type=click.Choice(TIERS), default=None, help="federated: leave out lower tiers.")
-@click.option("--budget", type=int, default=None, help="federated: most tokens the results may cost.")
-@click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
+@click.option(
+    "--budget", type=click.IntRange(min=0), default=None, help="federated: most tokens the results may cost."
+)
+@click.option(
+    "-k", "k", type=click.IntRange(1, MAX_K), default=10, show_default=True, help="How many results."
+)
 @click.option("-c", "--collection", default="", help="Only this collection.")
 @click.option("--path", "path_glob", default="", help="Only paths matching this glob.")
 @click.option("-f", "--filter", "filters", multiple=True, help="FIELD=VALUE[,VALUE] (also != > >= < <=).")
 @click.option("--project", default="", help="Transcripts: only this project.")
-@click.option("--role", default="", help="Transcripts: only user, assistant, tool or system messages.")
-@click.option("--agent", default="", help="Transcripts: only claude-code, codex or gemini.")
+@click.option("--role", type=click.Choice(ROLES), default=None, help="Transcripts: only these messages.")
+@click.option("--agent", type=click.Choice(AGENTS), default=None, help="Transcripts: only this agent's.")
 @click.option(
-    "--since", default="", help="Transcripts: from this date or time on (2026-05-01, 2026-05-01T10)."
+    "--since",
+    default="",
+    callback=lambda ctx, param, value: _moment(value),
+    help="Transcripts: from this date or time on (2026, 2026-05, 2026-05-01, 2026-05-01T10:30).",
 )
-@click.option("--until", default="", help="Transcripts: up to this date or time (inclusive).")
+@click.option(
+    "--until",
+    default="",
+    callback=lambda ctx, param, value: _moment(value),
+    help="Transcripts: up to this date or time (inclusive).",
+)
 @click.option("--fields", default="", help="Metadata fields to show: a,b or *.")
 @click.option("--compact", is_flag=True, help="Leave out passage text.")
 @click.option("--sort", default="", help="Sort by FIELD, or -FIELD for descending (default: score).")
@@ -63,8 +83,8 @@ def search(
     path_glob: str,
     filters: tuple[str, ...],
     project: str,
-    role: str,
-    agent: str,
+    role: str | None,
+    agent: str | None,
     since: str,
     until: str,
     fields: str,
@@ -79,12 +99,23 @@ def search(
 ) -> None:
     """Search for QUERY: by default every provider at once (transcripts, files, knowledge graph,
     your vector table), fused by trust; one result per document with its best passage."""
+    if (regex or ignore_case) and mode != "grep":
+        raise click.UsageError(f"--regex and -i work with the mode grep, not {mode}")
+    if regex:
+        from pica.stages.retrieve.grep import compiled
+
+        try:
+            compiled(query, True, ignore_case)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="QUERY") from None
+    for note in check_names(collection, filters, sort):
+        click.echo(f"note: {note}", err=True)
     variables: dict = {
         "query": query,
         "k": k,
         "collection": collection,
         "path": path_glob,
-        "filters": [*filters, *transcript_filters(project, role, agent, since, until)],
+        "filters": [*filters, *transcript_filters(project, role or "", agent or "", since, until)],
         "sort": sort,
         "compact": compact,
     }
@@ -113,6 +144,95 @@ def _names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
+def _moment(value: str) -> str:
+    """A date or time as --since and --until take it (compared at the precision given)."""
+    if value and not (MOMENT.fullmatch(value) and any(_parses(value, form) for form in MOMENT_FORMS)):
+        raise click.BadParameter(
+            f"'{value}' is not a date or time: use 2026, 2026-05, 2026-05-01 or 2026-05-01T10:30"
+        )
+    return value
+
+
+def _parses(value: str, form: str) -> bool:
+    try:
+        datetime.strptime(value, form)
+        return True
+    except ValueError:
+        return False
+
+
+def check_names(collection: str, filters: tuple[str, ...], sort: str) -> list[str]:
+    """Refuse a collection the index does not hold, or a sort field no document has; notes for
+    filters on fields no document has. Reads the catalog and the keyword index's terms: no scan."""
+    if not (collection or filters or sort):
+        return []  # a search forwarded to `pica serve` loads nothing it does not need
+    from pica.stages.filters import ATTRIBUTES, FILTER
+
+    home = _home()
+    if collection and collection not in (known := _collections(home)) | {"kg", "web"}:
+        raise click.BadParameter(
+            f"no collection '{collection}' (collections: {', '.join(sorted(known)) or 'none yet'})",
+            param_hint="-c/--collection",
+        )
+    wanted = [match.group(1) for text in filters if (match := FILTER.match(text))]  # the rest: refused later
+    field = sort.removeprefix("-")
+    asked = [name for name in dict.fromkeys([*wanted, field]) if name and name not in ATTRIBUTES]
+    if not asked or not (home / "tantivy").is_dir():
+        return []
+    missing, named = _absent_fields(home / "tantivy", asked, collection)
+    where = f" in {collection}" if collection else ""
+    fields = f"(fields: {', '.join(named) or 'none'}; and path, title, score, ...)"
+    if field in missing:
+        raise click.BadParameter(f"no document{where} has the field '{field}' {fields}", param_hint="--sort")
+    return [f"no document{where} has the field '{name}' {fields}" for name in missing]
+
+
+def _home() -> Path:
+    """PICA_HOME as the settings read it (any case), without loading them: pydantic is slow to import."""
+    value = next((v for k, v in os.environ.items() if k.upper() == "PICA_HOME"), None)
+    return Path(value).expanduser() if value else Path.home() / ".pica"
+
+
+def _collections(home: Path) -> set[str]:
+    """The collections registered or indexed in this home."""
+    from pica.kernel.collections import Collections
+
+    names = {c.name for c in Collections(home).all()}
+    if (home / "catalog.sqlite").exists():
+        from pica.stages.store.catalog import Catalog
+
+        with Catalog(home) as catalog:
+            names |= set(catalog.summary())
+    return names
+
+
+def _absent_fields(index_dir: Path, names: list[str], collection: str) -> tuple[list[str], list[str]]:
+    """Of NAMES, the metadata fields no chunk has (asked of the index's term dictionary), and the
+    fields of up to 200 chunks, to name some that exist."""
+    import tantivy
+
+    from pica.stages.index.keyword_index import open_for_search
+
+    index = open_for_search(index_dir)
+    searcher = index.searcher()
+    within = tantivy.Query.term_query(index.schema, "collection", collection) if collection else None
+
+    def count(query: tantivy.Query) -> int:
+        if within is not None:
+            query = tantivy.Query.boolean_query([(tantivy.Occur.Must, query), (tantivy.Occur.Must, within)])
+        return searcher.search(query, limit=1).count
+
+    # A JSON field's terms are the key, a 0 byte, then the value's type and value.
+    missing = [
+        name
+        for name in names
+        if not count(tantivy.Query.regex_query(index.schema, "metadata", re.escape(name) + "\x00.*"))
+    ]
+    sample = searcher.search(within or tantivy.Query.all_query(), limit=200).hits
+    named = sorted({key for _, at in sample for key in json.loads(searcher.doc(at)["metadata_json"][0])})
+    return missing, named
+
+
 def transcript_filters(project: str, role: str, agent: str, since: str, until: str) -> list[str]:
     """The transcript options as metadata filters (timestamps compare at the precision given)."""
     named = [
@@ -127,7 +247,9 @@ def transcript_filters(project: str, role: str, agent: str, since: str, until: s
 
 @main.command()
 @click.argument("doc_id")
-@click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
+@click.option(
+    "-k", "k", type=click.IntRange(1, MAX_K), default=10, show_default=True, help="How many results."
+)
 @click.option("-c", "--collection", default="", help="Only this collection.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def similar(doc_id: str, k: int, collection: str, as_json: bool) -> None:
@@ -207,17 +329,32 @@ def get(doc_id: str, lines: str, fields: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(document, indent=2, ensure_ascii=False, default=str))
         return
-    click.echo(f"# {document['id']}:{document['line_start']}-{document['line_end']}  {document['title']}")
-    for key, value in document["metadata"].items():
-        click.echo(f"# {key}: {json.dumps(value, ensure_ascii=False, default=str)}")
+    click.echo(front_matter(document))
     click.echo(document["text"])
+
+
+def front_matter(document: dict) -> str:
+    """Where the text comes from and its metadata, as a YAML block between `---` lines, so that
+    it never runs into the text's own Markdown."""
+    import yaml
+
+    head = {
+        "id": document["id"],
+        "lines": f"{document['line_start']}-{document['line_end']}",
+        "title": document["title"],
+    }
+    if document["metadata"]:
+        head["metadata"] = json.loads(json.dumps(document["metadata"], default=str))  # plain values
+    block = yaml.safe_dump(head, sort_keys=False, allow_unicode=True, width=1_000_000)
+    return f"---\n{block}---"
 
 
 @main.command()
 @click.argument("target")
 @click.option("--modes", default="", help="Comma-separated modes (default: the recipe's).")
+@click.option("--dataset", default=None, help="A bench recipe's dataset folder (or set PICA_DATASETS).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def bench(target: str, modes: str, as_json: bool) -> None:
+def bench(target: str, modes: str, dataset: str | None, as_json: bool) -> None:
     """Score search modes: TARGET is a questions .json file or a bench recipe (bench/scifact).
 
     Prints nDCG@10, MRR@10, Recall@10 and p50/p95 ms per mode; exits 1 if a row FAILs its
@@ -225,14 +362,24 @@ def bench(target: str, modes: str, as_json: bool) -> None:
     """
     from pica.kernel import runner
     from pica.kernel.progress import Progress
+    from pica.stages.bench.evaluate import known_modes
 
     variables: dict = {}
     if modes:
-        variables["modes"] = [m.strip() for m in modes.split(",") if m.strip()]
+        try:
+            variables["modes"] = known_modes(_names(modes))
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--modes") from None
     if target.endswith(".json"):
+        if dataset is not None:
+            raise click.UsageError(
+                "--dataset is for bench recipes (bench/cranfield); questions are asked of the index"
+            )
         recipe, variables["questions"] = "bench/questions", str(Path(target).expanduser().resolve())
     else:
         recipe = target
+        if dataset is not None:
+            variables["dataset"] = str(Path(dataset).expanduser().resolve())
     result = runner.run(recipe, variables=variables, progress=None if as_json else Progress())
     report = result.output
     if as_json:
@@ -269,8 +416,12 @@ def _bench_table(report: dict) -> str:
 @click.argument("question")
 @click.option("--q", "queries", multiple=True, help="Another phrasing, searched at the same time.")
 @click.option("--thorough", is_flag=True, help="Read the top pages' main text, not only snippets.")
-@click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
-@click.option("--budget", type=int, default=4000, show_default=True, help="Most tokens; 0: no limit.")
+@click.option(
+    "-k", "k", type=click.IntRange(1, MAX_K), default=10, show_default=True, help="How many results."
+)
+@click.option(
+    "--budget", type=click.IntRange(min=0), default=4000, show_default=True, help="Most tokens; 0: no limit."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def deepweb(
     question: str, queries: tuple[str, ...], thorough: bool, k: int, budget: int, as_json: bool

@@ -76,11 +76,47 @@ def compose(
     except OmegaConfBaseException as error:
         key = getattr(error, "full_key", "") or ""
         message = str(error).splitlines()[0]
-        raise RecipeError(str(recipe), [Problem(key, message)]) from None
+        problems = mistyped(recipe, overrides, config_dirs, cache_dir) or [Problem(key, message)]
+        raise RecipeError(str(recipe), problems) from None
     problems = _unknown_selections(resolved)  # type: ignore[arg-type]
     if problems:
         raise RecipeError(str(recipe), problems)
     return resolved  # type: ignore[return-value]
+
+
+def mistyped(
+    recipe: Path, overrides: list[str], config_dirs: list[Path], cache_dir: Path | None = None
+) -> list[Problem]:
+    """Overrides giving text where the recipe's default is a number or true/false: what to tell
+    when something computed from them fails (`k=abc` breaks `candidates`, which the user never set).
+    Composes the recipe without overrides, so only call it once something has failed."""
+    from omegaconf import OmegaConf
+
+    given = [o.partition("=") for o in overrides if "=" in o and not o.startswith(("team=", "+", "~"))]
+    if not given:
+        return []
+    search_path = [d for d in [*config_dirs, CONFIGS_DIR] if d.is_dir()]
+    cached = _cache_path(cache_dir, recipe, [], search_path)
+    if cached is not None and cached.exists():
+        defaults = OmegaConf.create(cached.read_text(encoding="utf-8"))
+    else:
+        defaults = _hydra(recipe, [], search_path)
+    problems = []
+    for key, _, text in given:
+        default = OmegaConf.select(defaults, key, default=None, throw_on_resolution_failure=False)
+        try:
+            value = yaml.safe_load(text)
+        except yaml.YAMLError:
+            value = text
+        if isinstance(default, bool) and not isinstance(value, bool):
+            problems.append(
+                Problem(key, f"'{text}' is not true or false (the default is {str(default).lower()})")
+            )
+        elif isinstance(default, int) and not isinstance(default, bool) and type(value) is not int:
+            problems.append(Problem(key, f"'{text}' is not a whole number (the default is {default})"))
+        elif isinstance(default, float) and (isinstance(value, bool) or not isinstance(value, int | float)):
+            problems.append(Problem(key, f"'{text}' is not a number (the default is {default})"))
+    return problems
 
 
 def _hydra(recipe: Path, overrides: list[str], search_path: list[Path]) -> Any:

@@ -32,17 +32,25 @@ class RecipeError(PicaError):
 
 
 class StageFailed(PicaError):
-    """A stage raised while running with `on_error: fail`."""
+    """A stage raised while running with `on_error: fail`.
+
+    Its message is the stage's own words when it rejected its input (a LookupError, ValueError or
+    PicaError, e.g. no such document): the user's terms, no stage ids or exception names. Anything
+    else is a fault in the stage, told with the stage and the exception's type.
+    """
 
     def __init__(self, stage: str, stage_id: str, error: BaseException):
         self.stage = stage
         self.error = error
-        super().__init__(f"stage '{stage}' ({stage_id}) failed: {type(error).__name__}: {error}")
+        plain = isinstance(error, LookupError | ValueError | PicaError) and error.args
+        message = (
+            str(error.args[0])
+            if plain
+            else f"stage '{stage}' ({stage_id}) failed: {type(error).__name__}: {error}"
+        )
+        super().__init__(message)
 
     @property
     def reason(self) -> str:
-        """What a caller should read: the stage's own words when it rejected its input (a
-        LookupError or ValueError, e.g. no such session), else the whole message."""
-        args = self.error.args
-        plain = isinstance(self.error, LookupError | ValueError) and args
-        return str(args[0]) if plain else str(self)
+        """What a caller should read (the message; kept for callers that ask for it by name)."""
+        return str(self)

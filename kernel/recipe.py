@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pica.kernel.compose import compose
+from pica.kernel.compose import compose, mistyped
 from pica.kernel.errors import Problem, RecipeError
 from pica.kernel.registry import Registry, UnknownStage
 from pica.kernel.stage import Params, Stage, compatible, type_name
@@ -110,7 +110,13 @@ def load_plan(
     cache_dir: Path | None = None,
 ) -> Plan:
     config = compose(recipe, overrides, settings, list(config_dirs), variables, cache_dir)
-    return build_plan(config, registry, source=str(recipe))
+    try:
+        return build_plan(config, registry, source=str(recipe))
+    except RecipeError as error:  # `compact=maybe`: name the value given, not the param it reached
+        problems = mistyped(recipe, overrides, list(config_dirs), cache_dir) if overrides else []
+        if problems:
+            raise RecipeError(str(recipe), problems) from error
+        raise
 
 
 def build_plan(config: dict[str, Any], registry: Registry, source: str = "<recipe>") -> Plan:
@@ -339,6 +345,8 @@ def _pydantic_problems(
             message = f"unknown parameter (allowed: {allowed or 'none'})" if model else "unknown key"
         elif item["type"] == "missing":
             message = "required"
+        elif item["type"] == "value_error":  # a validator's own words, without pydantic's prefix
+            message = str(item.get("ctx", {}).get("error", item["msg"]))
         else:
             message = f"{item['msg']}, got {item['input']!r}"
         problems.append(Problem(where, message))

@@ -11,13 +11,14 @@ from pica.kernel.recipe import Plan
 from pica.kernel.records import Hit, Skipped, to_plain
 
 PASSAGE_CHARS = 300
+EMPTY = "(no results)"  # what an empty answer says, whatever the command
 
 
 def render_output(value: Any) -> str:
     if isinstance(value, list) and value and all(isinstance(v, Hit) for v in value):
         return "\n\n".join(render_hit(rank, hit) for rank, hit in enumerate(value, 1))
     if isinstance(value, list) and not value:
-        return "(nothing)"
+        return EMPTY
     if isinstance(value, list) and all(isinstance(v, Skipped) for v in value):
         return "\n".join(f"skipped {s.path}: {s.reason}" for s in value)
     if dataclasses.is_dataclass(value):
@@ -29,8 +30,28 @@ def render_output(value: Any) -> str:
 
 def render_hits(hits: list[Hit], show_fields: bool = False) -> str:
     if not hits:
-        return "(no results)"
+        return EMPTY
     return "\n\n".join(render_hit(rank, hit, show_fields) for rank, hit in enumerate(hits, 1))
+
+
+def hits_payload(
+    hits: list[Hit], warnings: list[str], notes: list[str], tokens: int | None = None
+) -> dict[str, Any]:
+    """A search's answer as JSON, the same from every command: {hits, warnings, notes}, and
+    `tokens` (what the hits cost) when a budget was asked for."""
+    payload: dict[str, Any] = {"hits": to_plain(hits), "warnings": warnings, "notes": notes}
+    if tokens is not None:
+        payload["tokens"] = tokens
+    return payload
+
+
+def hits_tokens(hits: list[Hit], tokenizer: str) -> int:
+    """What HITS cost a reader, counted as a budget counts them."""
+    from pica.stages.tokens import token_counter
+    from pica.stages.trim import hit_text
+
+    count = token_counter(tokenizer)
+    return sum(count(hit_text(hit)) for hit in hits)
 
 
 def render_hit(rank: int, hit: Hit, show_fields: bool = False) -> str:

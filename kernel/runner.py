@@ -60,8 +60,16 @@ def run(
     cache: StageCache | None = None,
 ) -> RunResult:
     settings = settings or Settings()
-    the_plan = plan(recipe, overrides, settings, variables)
-    ctx = Context(settings=settings)
+    return execute_plan(plan(recipe, overrides, settings, variables), settings, progress, cache)
+
+
+def execute_plan(
+    the_plan: Plan,
+    settings: Settings | None = None,
+    progress: Progress | None = None,
+    cache: StageCache | None = None,
+) -> RunResult:
+    ctx = Context(settings=settings or Settings())
     if progress is not None:
         ctx.progress, ctx.counter = progress.message, progress.count
     return execute(the_plan, ctx, cache)

@@ -37,8 +37,7 @@ class RerankCrossEncoder(Stage):
     outputs = {"hits": list[Hit]}
     run_params = frozenset({"query", "top_n", "batch_size"})
     timeout_s = 30.0  # the first query of a process loads the model
-    on_error = "skip"
-    passthrough = {"hits": "hits"}  # without the model, the hybrid order stands
+    on_error = "fail"  # asked for by name: without its model, say so rather than pass hybrid off as it
 
     @classmethod
     def example(cls, workdir: Path) -> Example:
@@ -54,12 +53,15 @@ class RerankCrossEncoder(Stage):
 
         try:
             self.model = CrossEncoder(
-                model_location(self.params.model), max_length=self.params.max_length, device="cpu"
+                model_location(self.params.model),
+                max_length=self.params.max_length,
+                device="cpu",
+                local_files_only=True,
             )
-        except OSError as error:
-            raise OSError(
-                f"cross-encoder '{self.params.model}' is not on this machine ({error.__class__.__name__}); "
-                "give a local folder with model=/path, or fetch it once while online"
+        except (LookupError, OSError, ValueError):
+            raise LookupError(
+                f"cross-encoder '{self.params.model}' is not on this machine and Pica downloads nothing: "
+                "give a local model folder with --reranker FOLDER (reranker=FOLDER with pica run)"
             ) from None
 
     def run(self, ctx: Context, hits: list[Hit]) -> dict[str, Any]:

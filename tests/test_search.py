@@ -123,9 +123,11 @@ def test_grep_regex_and_case(home):
     assert ids(hits) == ["notes/alpha.md", "notes/gamma.md"]
 
 
-def test_grep_bad_regex_is_a_warning(home):
-    hits, warnings = search("([unclosed", mode="grep", regex=True)
-    assert hits == [] and "not a valid regular expression" in warnings[0]
+def test_grep_bad_regex_is_an_error(home):
+    from pica.kernel.errors import RecipeError
+
+    with pytest.raises(RecipeError, match=r"not a valid regular expression: .* at position 1"):
+        search("([unclosed", mode="grep", regex=True)
 
 
 @needs_corpus()
@@ -176,11 +178,13 @@ def test_rerank_with_a_tiny_model_built_here(home, tmp_path):
     assert result.output and all(h.via == "rerank" for h in result.output)
 
 
-def test_rerank_without_its_model_keeps_the_hybrid_order(home):
+def test_rerank_without_its_model_is_an_error(home):
+    from pica.kernel.errors import StageFailed
+
     variables = {"reranker": "/nowhere/model", "model": "hashed-words", "collection": "notes"}
-    result = runner.run("search/rerank", variables={"query": "nightly rebuild", **variables})
-    assert "its inputs pass through" in result.warnings[0]
-    assert ids(result.output)[:2] == ["notes/gamma.md", "notes/alpha.md"]
+    with pytest.raises(StageFailed) as failed:  # asked for by name: no silent hybrid order instead
+        runner.run("search/rerank", variables={"query": "nightly rebuild", **variables})
+    assert failed.value.reason.startswith("cross-encoder '/nowhere/model' is not on this machine")
 
 
 # options
@@ -260,7 +264,7 @@ def test_cli_search_and_get(home):
     assert document["text"] == "We rebuild the search index nightly.\nThe crawler is running on two hosts."
     assert (document["line_start"], document["line_end"], document["metadata"]) == (9, 10, {"owner": "ana"})
     whole = pica_cli("get", "notes/alpha.md")
-    assert whole.splitlines()[0] == "# notes/alpha.md:8-10  Alpha plan"
+    assert whole.splitlines()[:4] == ["---", "id: notes/alpha.md", "lines: 8-10", "title: Alpha plan"]
 
 
 def test_get_unknown_id_is_a_clear_error(home):

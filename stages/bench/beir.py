@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages.bench.evaluate import evaluate, judge
+from pica.stages.bench.evaluate import evaluate, judge, known_modes
 
 VECTOR_MODES = {"semantic", "hybrid", "rerank"}
 
@@ -29,6 +29,7 @@ class BeirParams(Params):
     )
     expected: dict[str, dict[str, float]] = Field(default={}, description="mode -> metric -> expected score.")
     tolerance: float = Field(0.01, ge=0, description="How far a score may stray from the expected one.")
+    _modes = field_validator("modes")(known_modes)
 
 
 @stage
@@ -63,6 +64,17 @@ class BenchBeir(Stage):
         from pica.kernel.settings import Settings
 
         dataset = Path(self.params.dataset).expanduser().resolve()
+        needed = [
+            dataset / "corpus.jsonl",
+            dataset / "queries.jsonl",
+            dataset / "qrels" / f"{self.params.split}.tsv",
+        ]
+        if not all(path.is_file() for path in needed):
+            raise ValueError(
+                f"no BEIR dataset at {dataset} (it needs corpus.jsonl, queries.jsonl and "
+                f"qrels/{self.params.split}.tsv): give its folder with --dataset PATH (dataset=PATH in "
+                f"pica run), or set PICA_DATASETS to the folder that holds {dataset.name}/"
+            )
         questions = load_beir(dataset, self.params.split)
         if self.params.max_queries:
             questions = questions[: self.params.max_queries]

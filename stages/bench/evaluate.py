@@ -2,16 +2,40 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.bench.metrics import mrr_at_k, ndcg_at_k, percentile, recall_at_k
+
+
+@functools.cache
+def search_modes() -> tuple[str, ...]:
+    """The modes a bench can score: bundled search recipes that take a query and return hits."""
+    import yaml
+
+    from pica.kernel.paths import RECIPES_DIR
+
+    modes = []
+    for path in sorted((RECIPES_DIR / "search").glob("*.yaml")):
+        recipe = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if "id" not in recipe and not isinstance(recipe.get("output"), dict):  # not get/similar/deepweb
+            modes.append(path.stem)
+    return tuple(modes)
+
+
+def known_modes(modes: list[str]) -> list[str]:
+    """The modes unchanged, once each is a search mode (a validator for `modes` params)."""
+    unknown = [mode for mode in modes if mode not in search_modes()]
+    if unknown:
+        raise ValueError(f"'{unknown[0]}' is not a search mode (modes: {', '.join(search_modes())})")
+    return modes
 
 
 def evaluate(
@@ -80,16 +104,28 @@ def judge(rows: list[dict[str, Any]], expected: dict[str, dict[str, float]], tol
 
 
 def read_questions(path: Path) -> list[dict[str, Any]]:
-    """[{query, relevant: {doc id: grade} or [doc ids]}] from a JSON file."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    """[{query, relevant: {doc id: grade} or [doc ids]}] from a JSON file (or {"questions": [...]});
+    ValueError saying what is wrong and where."""
+    shape = 'a list of {"query": "...", "relevant": ["collection/path", ...]}'
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ValueError(f"cannot read the questions file {path}: {error.strerror}") from None
+    except ValueError as error:
+        raise ValueError(f"{path} is not valid JSON: {error}") from None
+    items = data.get("questions") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise ValueError(f'{path} must hold {shape} (or {{"questions": [...]}})')
     questions = []
-    for n, item in enumerate(data.get("questions", data) if isinstance(data, dict) else data):
-        relevant = item.get("relevant")
-        if not isinstance(item.get("query"), str) or relevant in (None, [], {}):
-            raise ValueError(f"{path}: question {n} needs a query and its relevant document ids")
+    for n, item in enumerate(items):
+        relevant = item.get("relevant") if isinstance(item, dict) else None
         if isinstance(relevant, list):
             relevant = dict.fromkeys(relevant, 1)
-        questions.append({"query": item["query"], "relevant": {str(d): int(g) for d, g in relevant.items()}})
+        if not isinstance(item.get("query") if isinstance(item, dict) else None, str) or not (
+            isinstance(relevant, dict) and relevant and all(isinstance(g, int) for g in relevant.values())
+        ):
+            raise ValueError(f"{path}: question {n} needs a query and its relevant document ids ({shape})")
+        questions.append({"query": item["query"], "relevant": {str(d): g for d, g in relevant.items()}})
     return questions
 
 
@@ -101,6 +137,7 @@ class QuestionsParams(Params):
     variables: dict[str, dict[str, Any]] = Field(
         default={}, description="Extra variables per mode (* = all)."
     )
+    _modes = field_validator("modes")(known_modes)
 
 
 @stage

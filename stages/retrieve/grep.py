@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
@@ -36,7 +36,15 @@ class GrepParams(Params):
     path: str = Field("", description="Only paths matching this glob (empty: all).")
     # Checked once, by the recipe's last stage (shape.results.v1), so a bad one is told once.
     filters: list[str] = Field(default=[], description="Metadata conditions FIELD=VALUE, !=, >, >=, <, <=.")
-    trust: str = Field("reference", description="Trust tier of what it finds.")
+    trust: str | dict[str, str] = Field(
+        "reference", description="Trust tier of what it finds, or one per source: {transcripts: lead, ...}."
+    )
+
+    @model_validator(mode="after")
+    def _pattern_compiles(self) -> GrepParams:
+        if self.regex:
+            compiled(self.pattern, True, self.ignore_case)
+        return self
 
 
 @stage
@@ -66,10 +74,7 @@ class RetrieveGrep(Stage):
 
     def run(self, ctx: Context) -> dict[str, Any]:
         p = self.params
-        try:
-            pattern = re.compile(p.pattern if p.regex else re.escape(p.pattern), re.I if p.ignore_case else 0)
-        except re.error as error:
-            raise ValueError(f"not a valid regular expression: {error}") from None
+        pattern = compiled(p.pattern, p.regex, p.ignore_case)
         if not p.pattern:
             return {"hits": []}
         self.index.reload()
@@ -81,7 +86,8 @@ class RetrieveGrep(Stage):
         hits: list[Hit] = []
         seen: set[tuple[str, int]] = set()
         for _, address in sorted(found, key=lambda pair: (pair[1].segment_ord, pair[1].doc)):
-            chunk = stored_hit(searcher.doc(address), 1.0, p.trust, "grep")
+            chunk = stored_hit(searcher.doc(address), 1.0, "", "grep")
+            chunk.trust = tier(p.trust, chunk.source)
             if not keep.accepts(chunk):
                 continue
             text = chunk.passage
@@ -112,6 +118,21 @@ class RetrieveGrep(Stage):
         if not clauses:
             return tantivy.Query.all_query()
         return self.index.parse_query(" AND ".join(clauses), ["text"])
+
+
+def compiled(pattern: str, regex: bool, ignore_case: bool) -> re.Pattern[str]:
+    """The pattern compiled; ValueError saying where and what is wrong in an invalid one."""
+    try:
+        return re.compile(pattern if regex else re.escape(pattern), re.I if ignore_case else 0)
+    except re.error as error:
+        raise ValueError(
+            f"'{pattern}' is not a valid regular expression: {error.msg} at position {error.pos}"
+        ) from None
+
+
+def tier(trust: str | dict[str, str], source: str) -> str:
+    """A hit's trust tier: the one given, or the one given for its source (default: reference)."""
+    return trust if isinstance(trust, str) else trust.get(source, "reference")
 
 
 def required_words(pattern: str, regex: bool) -> list[str]:

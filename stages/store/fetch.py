@@ -54,7 +54,7 @@ class FetchDocument(Stage):
         first = doc["first_line"]
         start, end = first, first + len(lines) - 1
         if self.params.lines:
-            start, end = parse_range(self.params.lines, start, end)
+            start, end = parse_range(self.params.lines, start, end, doc["id"])
         metadata = json.loads(doc["metadata"] or "{}")
         if "*" not in self.params.fields:
             metadata = {k: v for k, v in metadata.items() if k in self.params.fields}
@@ -73,14 +73,17 @@ class FetchDocument(Stage):
         }
 
 
-def parse_range(text: str, first: int, last: int) -> tuple[int, int]:
-    """`14-23`, `14-` or `14` as (start, end) within [first, last]."""
-    begin, _, finish = text.partition("-")
+def parse_range(text: str, first: int, last: int, doc_id: str = "the document") -> tuple[int, int]:
+    """`14-23`, `14-` or `14` as (start, end) within [first, last]; ValueError when the range is
+    not one or holds none of those lines (a range partly outside is cut to them)."""
+    begin, dash, finish = text.partition("-")
     try:
         start = int(begin) if begin.strip() else first
-        end = int(finish) if finish.strip() else (last if _ else start)
+        end = int(finish) if finish.strip() else (last if dash else start)
     except ValueError:
         raise ValueError(f"lines '{text}' must look like 14-23") from None
     if start > end:
         raise ValueError(f"lines '{text}': the first line comes after the last")
+    if end < first or start > last:
+        raise ValueError(f"lines {text} are outside {doc_id}: its text is lines {first}-{last}")
     return max(start, first), min(end, last)
