@@ -273,14 +273,14 @@ def _print_hits(
 
         result = runner.run(recipe, variables=variables)
     if as_json:
-        click.echo(
-            json.dumps(
-                {"hits": to_plain(result.output), "warnings": result.warnings, "notes": result.notes},
-                indent=2,
-                ensure_ascii=False,
-                default=str,
-            )
-        )
+        # The shape of render.hits_payload, built here so a forwarded search imports nothing heavy.
+        payload = {"hits": to_plain(result.output), "warnings": result.warnings, "notes": result.notes}
+        if variables.get("budget"):
+            from pica.kernel import render
+            from pica.kernel.settings import Settings
+
+            payload["tokens"] = render.hits_tokens(result.output, Settings().tokenizer)
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
     else:
         text = getattr(result, "text", None)
         if text is None:

@@ -458,7 +458,8 @@ def test_the_default_search_is_federated_and_reports_on_the_command_line(federat
     assert any("vector" in w and "no column 'text'" in w for w in answer["warnings"])
     monkeypatch.delenv("PICA_KG_PATH")
     plain = CliRunner().invoke(main, ["search", "ledger"])
-    assert plain.exit_code == 0 and "note:" not in plain.stderr  # said when asked for by name
+    assert plain.exit_code == 0 and "not configured" not in plain.stderr  # said when asked for by name
+    assert "note: ranked by BM25 alone" in plain.stderr  # which ranking the default used is always said
     named = CliRunner().invoke(main, ["search", "ledger", "--sources", "files,kg"])
     assert "note: kg: not configured: set PICA_KG_PATH" in named.stderr
     bad = CliRunner().invoke(main, ["search", "ledger", "--sources", "files,wiki"])

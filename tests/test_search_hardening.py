@@ -176,8 +176,13 @@ def test_get_line_ranges_outside_the_text_are_refused(world, monkeypatch):
         tools.get("notes/alpha.md", lines="1-2")
     message = runner.run("search/grep", variables={"query": "nightly index"}).output[0]
     assert message.source == "transcripts"
-    with pytest.raises(PicaError, match=rf"lines {message.line_start}-{message.line_end}"):
+    with pytest.raises(PicaError, match=rf"the message is line {message.line_start} of its file"):
         get(message.id, f"{message.line_end + 5}-{message.line_end + 9}")
+    # The cited file line gives the whole message; grep's line inside it is kept apart.
+    whole = get(message.id, str(message.line_start))
+    assert (whole["line_start"], whole["message_line_start"]) == (message.line_start, 1)
+    inside = message.metadata["message_line_start"]
+    assert "nightly index" in whole["text"].split("\n")[inside - 1]
 
 
 # item 23: get's metadata is a front-matter block
@@ -225,11 +230,6 @@ def test_a_source_has_one_trust_tier_in_every_mode(world, monkeypatch, mode):
     assert {h.trust for h in hits if h.source == "files"} == {"reference"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="retrieve.lexical.v1, retrieve.semantic.v1 and retrieve.similar.v1 take one tier for hits of "
-    "every source; they need the tier by the hit's source (files not owned by this change)",
-)
 @pytest.mark.parametrize("mode", ["lexical", "hybrid"])
 def test_a_source_has_one_trust_tier_in_the_single_retriever_modes(world, monkeypatch, mode):
     test_a_source_has_one_trust_tier_in_every_mode(world, monkeypatch, mode)

@@ -10,6 +10,7 @@ from typing import Any
 
 from pica.kernel.files import write_atomically
 from pica.kernel.records import Hit
+from pica.stages.trust import Trust, tier
 
 LAYOUT = 4  # bump when the schema changes: an index of another layout is rebuilt, never misread
 MARKER = "pica-layout.json"  # {"layout": N, "lance_version": V}: what the index reflects
@@ -85,7 +86,7 @@ def write_marker(index_dir: str | Path, lance_version: int) -> None:
     write_atomically(Path(index_dir).expanduser() / MARKER, marker)
 
 
-def stored_hit(doc: Any, score: float, trust: str, via: str) -> Hit:
+def stored_hit(doc: Any, score: float, trust: Trust, via: str) -> Hit:
     """A hit from the fields the index stores for a chunk (passage = the chunk's text)."""
     fields = doc.to_dict()
 
@@ -104,7 +105,7 @@ def stored_hit(doc: Any, score: float, trust: str, via: str) -> Hit:
         passage=first("text"),
         source=first("source"),
         metadata=json.loads(first("metadata_json", b"{}")),
-        trust=trust,
+        trust=tier(trust, first("source")),
         via=via,
     )
 

@@ -20,6 +20,7 @@ from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.filters import HitFilter
 from pica.stages.index.keyword_index import open_for_search, stored_hit
+from pica.stages.trust import Trust, trust_field
 
 TOKEN = re.compile(r"[^\W_]+")  # what Tantivy's tokenizer keeps as one word
 MAX_TOKEN = 40  # Tantivy drops longer tokens, so they cannot be looked up
@@ -36,9 +37,7 @@ class GrepParams(Params):
     path: str = Field("", description="Only paths matching this glob (empty: all).")
     # Checked once, by the recipe's last stage (shape.results.v1), so a bad one is told once.
     filters: list[str] = Field(default=[], description="Metadata conditions FIELD=VALUE, !=, >, >=, <, <=.")
-    trust: str | dict[str, str] = Field(
-        "reference", description="Trust tier of what it finds, or one per source: {transcripts: lead, ...}."
-    )
+    trust: Trust = trust_field()
 
     @model_validator(mode="after")
     def _pattern_compiles(self) -> GrepParams:
@@ -86,26 +85,28 @@ class RetrieveGrep(Stage):
         hits: list[Hit] = []
         seen: set[tuple[str, int]] = set()
         for _, address in sorted(found, key=lambda pair: (pair[1].segment_ord, pair[1].doc)):
-            chunk = stored_hit(searcher.doc(address), 1.0, "", "grep")
-            chunk.trust = tier(p.trust, chunk.source)
+            chunk = stored_hit(searcher.doc(address), 1.0, p.trust, "grep")
             if not keep.accepts(chunk):
                 continue
             text = chunk.passage
+            # A transcript chunk cites its message's line in the file; lines count inside the message.
+            inside = "message_line_start" in chunk.metadata
+            first = chunk.metadata["message_line_start"] if inside else chunk.line_start
             for match in pattern.finditer(text):
-                line = chunk.line_start + text.count("\n", 0, match.start())
+                line = first + text.count("\n", 0, match.start())
                 if (chunk.id, line) in seen:
                     continue  # chunks overlap by a line: report it once
                 seen.add((chunk.id, line))
                 begin = text.rfind("\n", 0, match.start()) + 1
                 end = text.find("\n", match.end())
-                hits.append(
-                    replace(
-                        chunk,
-                        line_start=line,
-                        line_end=line + match.group(0).count("\n"),
-                        passage=text[begin : end if end != -1 else len(text)],
-                    )
-                )
+                lines = {"start": line, "end": line + match.group(0).count("\n")}
+                cited = (
+                    {"metadata": {**chunk.metadata, "message_line_start": lines["start"],
+                                  "message_line_end": lines["end"]}}
+                    if inside
+                    else {"line_start": lines["start"], "line_end": lines["end"]}
+                )  # fmt: skip
+                hits.append(replace(chunk, passage=text[begin : end if end != -1 else len(text)], **cited))
         hits.sort(key=lambda h: (h.id, h.line_start))
         return {"hits": hits[: p.k]}
 
@@ -128,11 +129,6 @@ def compiled(pattern: str, regex: bool, ignore_case: bool) -> re.Pattern[str]:
         raise ValueError(
             f"'{pattern}' is not a valid regular expression: {error.msg} at position {error.pos}"
         ) from None
-
-
-def tier(trust: str | dict[str, str], source: str) -> str:
-    """A hit's trust tier: the one given, or the one given for its source (default: reference)."""
-    return trust if isinstance(trust, str) else trust.get(source, "reference")
 
 
 def required_words(pattern: str, regex: bool) -> list[str]:

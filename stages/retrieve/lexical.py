@@ -13,6 +13,7 @@ from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.filters import HitFilter
 from pica.stages.index.keyword_index import open_for_search, stored_hit
 from pica.stages.retrieve.query import QueryBuilder
+from pica.stages.trust import Trust, trust_field
 
 
 class LexicalParams(Params):
@@ -39,7 +40,7 @@ class LexicalParams(Params):
     # Every chunk repeats its document's title, so a title match counts once per chunk already;
     # 0.5 measured best of 0-3 on both benchmark sets (docs/benchmarks.md).
     title_boost: float = Field(0.5, ge=0, description="Weight of title matches against text matches.")
-    trust: str = Field("reference", description="Trust tier of what it finds.")
+    trust: Trust = trust_field()
 
 
 @stage

@@ -29,6 +29,7 @@ from pica.stages.retrieve.vectors import (
     top_rows,
     vector_matrix,
 )
+from pica.stages.trust import Trust, trust_field
 
 # Chosen by measurement (docs/benchmarks.md): exact cosine stays under 30 ms to beyond 100k
 # vectors on 2 cores; past the threshold an IVF index with these probes keeps recall@10 >= 0.95.
@@ -55,7 +56,7 @@ class SemanticParams(Params):
     path: str = Field("", description="Only paths matching this glob (empty: all).")
     # Checked once, by the recipe's last stage (shape.results.v1), so a bad one is told once.
     filters: list[str] = Field(default=[], description="Metadata conditions FIELD=VALUE, !=, >, >=, <, <=.")
-    trust: str = Field("reference", description="Trust tier of what it finds.")
+    trust: Trust = trust_field()
     ann_threshold: int = Field(
         ANN_THRESHOLD, gt=0, description="From this many vectors on, search the ANN index, not all vectors."
     )

@@ -11,6 +11,7 @@ from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.retrieve.vectors import collection_mask, hits_for, store_for, top_rows, vector_matrix
+from pica.stages.trust import Trust, trust_field
 
 
 class SimilarParams(Params):
@@ -18,7 +19,7 @@ class SimilarParams(Params):
     doc_id: str = Field(description="The document to find others like (collection/path).")
     k: int = Field(50, gt=0, le=5000, description="How many chunks to return.")
     collection: str = Field("", description="Only this collection (empty: all).")
-    trust: str = Field("reference", description="Trust tier of what it finds.")
+    trust: Trust = trust_field()
 
 
 @stage

@@ -15,6 +15,7 @@ from typing import Any
 
 from pica.kernel.records import Hit
 from pica.stages.store.lance_store import LanceStore, chunk_metadata, sql_text
+from pica.stages.trust import Trust, tier
 
 _CACHE: dict[tuple[str, str], tuple[int, Any]] = {}  # (what, database) -> (table version, value)
 REFINE = 4
@@ -89,7 +90,7 @@ def documents(store: LanceStore) -> dict[str, dict[str, Any]]:
 
 
 def hits_for(
-    store: LanceStore, matrix: VectorMatrix, picked: list[int], scores: Any, via: str, trust: str
+    store: LanceStore, matrix: VectorMatrix, picked: list[int], scores: Any, via: str, trust: Trust
 ) -> list[Hit]:
     """Hits for matrix rows, with passages sliced from the stored documents."""
     docs = documents(store)
@@ -112,7 +113,7 @@ def hits_for(
                 passage=doc["text"][row["char_start"] : row["char_end"]],
                 source=doc["source"],
                 metadata=chunk_metadata(doc, row["char_start"], row["char_end"]),
-                trust=trust,
+                trust=tier(trust, doc["source"]),
                 via=via,
             )
         )
@@ -176,7 +177,7 @@ def build_vector_index(store: LanceStore) -> None:
 
 
 def ann_hits(
-    store: LanceStore, query: Any, k: int, nprobes: int, collections: set[str] | None, trust: str
+    store: LanceStore, query: Any, k: int, nprobes: int, collections: set[str] | None, trust: Trust
 ) -> list[Hit]:
     """Approximate nearest chunks through LanceDB's vector index."""
     return ann_rows_hits(store, ann_rows(store, query, k, nprobes, collections), trust)
@@ -196,7 +197,7 @@ def ann_rows(
     return search.to_arrow().to_pylist()
 
 
-def ann_rows_hits(store: LanceStore, rows: list[dict[str, Any]], trust: str) -> list[Hit]:
+def ann_rows_hits(store: LanceStore, rows: list[dict[str, Any]], trust: Trust) -> list[Hit]:
     """Hits for rows of `ann_rows`, scored by cosine similarity."""
     matrix = VectorMatrix(0, None, rows)
     scores = [1.0 - r["_distance"] for r in rows]

@@ -51,25 +51,50 @@ class FetchDocument(Stage):
         lines = doc["text"].split("\n")
         if len(lines) > 1 and lines[-1] == "":
             lines.pop()  # the newline that ends the last line does not start another
-        first = doc["first_line"]
-        start, end = first, first + len(lines) - 1
-        if self.params.lines:
-            start, end = parse_range(self.params.lines, start, end, doc["id"])
         metadata = json.loads(doc["metadata"] or "{}")
+        document = {
+            "id": doc["id"],
+            "collection": doc["collection"],
+            "path": doc["path"],
+            "title": doc["title"],
+            "source": doc["source"],
+        }
+        if doc["source"] == "transcripts":
+            document.update(self._message(lines, metadata))
+        else:
+            first = doc["first_line"]
+            start, end = first, first + len(lines) - 1
+            if self.params.lines:
+                start, end = parse_range(self.params.lines, start, end, doc["id"])
+            document.update(
+                line_start=start, line_end=end, text="\n".join(lines[start - first : end - first + 1])
+            )
         if "*" not in self.params.fields:
             metadata = {k: v for k, v in metadata.items() if k in self.params.fields}
+        return {"document": {**document, "metadata": metadata}}
+
+    def _message(self, lines: list[str], metadata: dict[str, Any]) -> dict[str, Any]:
+        """A transcript message: cited by its line(s) in the JSONL file, which `lines` may name to
+        get it whole; any other range counts the lines inside the message, from 1."""
+        file_start = int(metadata.get("line", 1))
+        file_end = int(metadata.get("line_end", file_start))
+        start, end = 1, len(lines)
+        wanted = self.params.lines
+        if wanted and wanted not in (f"{file_start}-{file_end}", str(file_start)):
+            cited = f"{file_start}-{file_end}" if file_end != file_start else str(file_start)
+            try:
+                start, end = parse_range(wanted, 1, len(lines))
+            except ValueError:
+                raise ValueError(
+                    f"lines {wanted} are outside {self.params.doc_id}: the message is line {cited} of its "
+                    f"file (ask for {cited} to get it whole) and its text has lines 1-{len(lines)}"
+                ) from None
         return {
-            "document": {
-                "id": doc["id"],
-                "collection": doc["collection"],
-                "path": doc["path"],
-                "title": doc["title"],
-                "source": doc["source"],
-                "line_start": start,
-                "line_end": end,
-                "text": "\n".join(lines[start - first : end - first + 1]),
-                "metadata": metadata,
-            }
+            "line_start": file_start,
+            "line_end": file_end,
+            "message_line_start": start,
+            "message_line_end": end,
+            "text": "\n".join(lines[start - 1 : end]),
         }
 
 
