@@ -8,7 +8,6 @@ from typing import Any
 from pica.kernel import runner
 from pica.kernel.collections import Collections
 from pica.kernel.errors import PicaError
-from pica.kernel.progress import Progress
 from pica.kernel.records import to_plain
 from pica.kernel.settings import Settings
 
@@ -59,8 +58,9 @@ def _not_indexable(settings: Settings, name: str, agents: list[str]) -> PicaErro
     )
 
 
-def index_one(recipe: str, name: str, variables: dict, progress: Progress | None = None) -> dict[str, Any]:
-    """Run an ingest recipe until no changed files are left (one committed batch per run)."""
+def index_one(recipe: str, name: str, variables: dict, progress: Any = None) -> dict[str, Any]:
+    """Run an ingest recipe until no changed files are left (one committed batch per run).
+    `progress` is the command line's (pica/cli/progress.py): messages, counters and close()."""
     if progress is not None:
         progress.message(f"indexing '{name}' ({variables.get('path') or variables.get('root')})")
     added, removed, skipped, keyword = set(), set(), [], {}

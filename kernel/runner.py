@@ -6,16 +6,23 @@ import json
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pica.kernel.errors import PicaError
 from pica.kernel.executor import RunResult, StageCache, execute
 from pica.kernel.paths import find_recipe
-from pica.kernel.progress import Progress
 from pica.kernel.recipe import Plan, load_plan
 from pica.kernel.registry import Registry, registry
 from pica.kernel.settings import Settings
 from pica.kernel.stage import Context
+
+
+class Progress(Protocol):
+    """Where a run reports what it is doing; the command line draws it (pica/cli/progress.py)."""
+
+    def message(self, text: str) -> None: ...
+
+    def count(self, stage: str, what: str, done: int, total: int) -> None: ...
 
 
 def resolve_recipe(name: str | Path) -> Path:

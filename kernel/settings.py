@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     vector_uri: str = Field("", description="A LanceDB database of your own to search (a folder).")
     vector_table: str = Field("", description="The table in vector_uri to search.")
     tokenizer: str = Field("heuristic", description="How budgets count tokens: heuristic or tiktoken.")
-    # Where `pica serve` listens, and where `pica search` looks for it (kernel/remote.py reads
+    # Where `pica serve` listens, and where `pica search` looks for it (pica/cli/remote.py reads
     # these from the environment without this class, to start fast: keep the defaults in step).
     serve_host: str = Field("127.0.0.1", description="The address `pica serve` listens on (HTTP).")
     serve_port: int = Field(8765, description="The port `pica serve` listens on (HTTP).")

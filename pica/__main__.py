@@ -1,3 +1,3 @@
-from pica.kernel.cli import main
+from pica.cli import main
 
 main()

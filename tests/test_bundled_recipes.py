@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from pica.cli.render import render_plan
 from pica.kernel import runner
 from pica.kernel.paths import RECIPES_DIR, bundled_recipes
-from pica.kernel.render import render_plan
 from pica.kernel.settings import Settings
 
 EXAMPLE_VALUES = {"agent": "codex"}  # variables whose values are checked, not free text
@@ -64,7 +64,7 @@ def test_every_package_folder_is_in_pyproject():
     from tests.conftest import REPO
 
     listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    for top, prefix in (("kernel", "pica.kernel"), ("stages", "pica.stages")):
+    for top, prefix in (("kernel", "pica.kernel"), ("stages", "pica.stages"), ("pica", "pica")):
         for init in (REPO / top).rglob("__init__.py"):
             parts = init.parent.relative_to(REPO / top).parts
             assert ".".join((prefix, *parts)) in listed, f"{init.parent} is missing from pyproject packages"
@@ -72,8 +72,8 @@ def test_every_package_folder_is_in_pyproject():
 
 @pytest.mark.parametrize("path", sorted((RECIPES_DIR / "mcp").glob("*.yaml")), ids=lambda p: p.stem)
 def test_bundled_tool_sets_load(path, tmp_path):
-    from pica.kernel.mcp_server import tool_parameters
-    from pica.kernel.toolsets import load_toolset
+    from pica.mcp.server import tool_parameters
+    from pica.mcp.toolsets import load_toolset
 
     toolset = load_toolset(path.stem, tool_parameters(), Settings(home=tmp_path))
     assert {"search", "get"} <= set(toolset.tools) and toolset.description

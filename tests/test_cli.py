@@ -29,7 +29,7 @@ def pica(*args, env=None, check=False):
 
 def test_help_does_not_import_heavy_libraries():
     code = (
-        "import sys; from pica.kernel import cli\n"
+        "import sys; from pica import cli\n"
         "try:\n    cli.main(['--help'])\nexcept SystemExit:\n    pass\n"
         "heavy = [m for m in ('hydra', 'omegaconf', 'tantivy', 'pydantic', 'yaml') if m in sys.modules]\n"
         "print('HEAVY', heavy)"

@@ -15,9 +15,9 @@ import time
 import pytest
 from click.testing import CliRunner
 
+from pica.cli import main
+from pica.cli.progress import Progress
 from pica.kernel import runner
-from pica.kernel.cli import main
-from pica.kernel.progress import Progress
 from tests.helpers import claude_line, index, make_folder
 from tests.test_cli import default_sigint
 
@@ -204,6 +204,6 @@ def test_plain_progress_completes_finished_counters():
 
 
 def test_help_does_not_import_rich():
-    code = "import sys; from pica.kernel import cli\ntry:\n    cli.main(['--help'])\nexcept SystemExit:\n    pass\nprint('rich' in sys.modules)"
+    code = "import sys; from pica import cli\ntry:\n    cli.main(['--help'])\nexcept SystemExit:\n    pass\nprint('rich' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().endswith("False")

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from pydantic import ValidationError
 
+from pica.cli import main
 from pica.kernel import runner
-from pica.kernel.cli import main
 from pica.kernel.paths import RECIPES_DIR
 from pica.kernel.records import Hit
 from pica.kernel.registry import Registry, registry

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
+from pica.cli.search import transcript_filters
 from pica.kernel import runner
-from pica.kernel.cli_search import transcript_filters
 from pica.kernel.records import Hit
 from pica.kernel.settings import Settings
 from pica.kernel.stage import Context, Stage

@@ -14,9 +14,9 @@ import anyio
 import pytest
 
 from pica.kernel.errors import RecipeError
-from pica.kernel.mcp_server import tool_parameters
-from pica.kernel.mcp_tools import filter_strings
-from pica.kernel.toolsets import load_toolset
+from pica.mcp.server import tool_parameters
+from pica.mcp.tools import filter_strings
+from pica.mcp.toolsets import load_toolset
 from tests import helpers
 from tests.helpers import make_folder
 from tests.web_server import local_web

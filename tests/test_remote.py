@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from pica.kernel import remote
+from pica.cli import remote
 from pica.kernel.errors import PicaError
 from pica.kernel.settings import Settings
 from tests.helpers import make_folder
@@ -218,6 +218,6 @@ def test_the_server_address_settings_match_the_clients_defaults(monkeypatch):
 
 
 def test_importing_the_client_loads_nothing_heavy():
-    code = f"import sys, pica.kernel.remote; print([m for m in sys.modules if m.split('.')[0] in {HEAVY}])"
+    code = f"import sys, pica.cli.remote; print([m for m in sys.modules if m.split('.')[0] in {HEAVY}])"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"

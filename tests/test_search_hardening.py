@@ -156,10 +156,10 @@ def test_errors_are_one_sentence_in_the_users_terms(world, tmp_path):
 
 
 def test_get_line_ranges_outside_the_text_are_refused(world, monkeypatch):
-    from pica.kernel.mcp_server import tool_parameters
-    from pica.kernel.mcp_tools import Tools
     from pica.kernel.settings import Settings
-    from pica.kernel.toolsets import load_toolset
+    from pica.mcp.server import tool_parameters
+    from pica.mcp.tools import Tools
+    from pica.mcp.toolsets import load_toolset
 
     for key, value in world.items():
         monkeypatch.setenv(key, value)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from pica.cli import main
 from pica.kernel import runner
-from pica.kernel.cli import main
 from pica.stages.store.catalog import Catalog
 from pica.stages.store.lance_store import LanceStore
 from tests.conftest import CORPUS

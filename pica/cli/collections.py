@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pica.kernel.cli import main
+from pica.cli import main
 
 
 @main.command()
@@ -78,8 +78,8 @@ def rm(name: str) -> None:
 def index(names: tuple[str, ...], as_json: bool) -> None:
     """Index every collection and this machine's agent transcripts (or those NAMED: a collection,
     or claude-code, codex, gemini): only what changed since the last run."""
+    from pica.cli.progress import Progress
     from pica.kernel.indexing import index_one, planned_runs
-    from pica.kernel.progress import Progress
     from pica.kernel.settings import Settings
 
     settings = Settings()
@@ -115,8 +115,8 @@ def index(names: tuple[str, ...], as_json: bool) -> None:
 )
 def embed(model: str) -> None:
     """Embed every chunk that has no vector yet (resumes where an interrupted run stopped)."""
+    from pica.cli.progress import Progress
     from pica.kernel import runner
-    from pica.kernel.progress import Progress
 
     with Progress() as progress:
         report = runner.run("ingest/embed", variables={"model": model}, progress=progress).output

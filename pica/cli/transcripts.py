@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pica.kernel.cli import main
+from pica.cli import main
 
 
 def _run(recipe: str, variables: dict):
@@ -80,7 +80,7 @@ def stats(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
         return
-    from pica.kernel.cli_collections import _size, _time
+    from pica.cli.collections import _size, _time
 
     click.echo(f"home {report['home']}: LanceDB {_size(report['lance_bytes'])}, "
                f"keyword index {_size(report['keyword_bytes'])}")  # fmt: skip

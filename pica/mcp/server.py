@@ -2,7 +2,7 @@
 
 One process serves every client: the tools share one stage cache, so a model or an index handle
 loads once, on the first call that needs it. Beside /mcp, `POST /pica/run` runs a search recipe
-with the same caches and answers plain JSON: how a fresh `pica search` answers warm (kernel/remote.py).
+with the same caches and answers plain JSON: how a fresh `pica search` answers warm (pica/cli/remote.py).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from pydantic import ValidationError
 
 from pica import __version__
-from pica.kernel import remote
+from pica.cli import remote
 from pica.kernel.errors import PicaError
-from pica.kernel.mcp_tools import TOOLS, Tools
 from pica.kernel.settings import Settings
-from pica.kernel.toolsets import Toolset, load_toolset
+from pica.mcp.tools import TOOLS, Tools
+from pica.mcp.toolsets import Toolset, load_toolset
 
 NAME = "pica"
 MAX_FIELDS = 30  # metadata fields named per collection in the instructions
@@ -189,7 +189,7 @@ def _run_search(
     result = execute(plan, Context(settings=tools.settings), tools.cache)
     answer = {"hits": to_plain(result.output), "warnings": result.warnings, "notes": result.notes}
     if isinstance(render, dict) and isinstance(result.output, list):
-        from pica.kernel.render import render_hits
+        from pica.cli.render import render_hits
 
         answer["text"] = render_hits(result.output, bool(render.get("show_fields")))
     return answer

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from pica.kernel.cli import main
+from pica.cli import main
 
 
 @main.command()
@@ -37,8 +37,8 @@ def serve(stdio: bool, host: str | None, port: int | None, toolset: str) -> None
     answers warm (PICA_NO_SERVER=1 turns that off)."""
     import anyio
 
-    from pica.kernel.mcp_server import build_server
     from pica.kernel.settings import Settings
+    from pica.mcp.server import build_server
 
     settings = Settings()
     if stdio:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from pica.kernel.cli import main
+from pica.cli import main
 
 MODES = ("default", "federated", "federated-hybrid", "lexical", "grep", "semantic", "hybrid", "rerank")
 FEDERATED = ("default", "federated", "federated-hybrid")
@@ -260,8 +260,8 @@ def similar(doc_id: str, k: int, collection: str, as_json: bool) -> None:
 def _print_hits(
     recipe: str, variables: dict, as_json: bool, show_fields: bool, named_sources: bool = True
 ) -> None:
+    from pica.cli.remote import run_remote
     from pica.kernel.records import to_plain
-    from pica.kernel.remote import run_remote
 
     # A running `pica serve` on this home answers warm, and renders the text itself, so this
     # process loads nothing heavy; without one, the recipe runs here.
@@ -276,7 +276,7 @@ def _print_hits(
         # The shape of render.hits_payload, built here so a forwarded search imports nothing heavy.
         payload = {"hits": to_plain(result.output), "warnings": result.warnings, "notes": result.notes}
         if variables.get("budget"):
-            from pica.kernel import render
+            from pica.cli import render
             from pica.kernel.settings import Settings
 
             payload["tokens"] = render.hits_tokens(result.output, Settings().tokenizer)
@@ -284,7 +284,7 @@ def _print_hits(
     else:
         text = getattr(result, "text", None)
         if text is None:
-            from pica.kernel import render
+            from pica.cli import render
 
             text = render.render_hits(result.output, show_fields)
         click.echo(text)
@@ -360,8 +360,8 @@ def bench(target: str, modes: str, dataset: str | None, as_json: bool) -> None:
     Prints nDCG@10, MRR@10, Recall@10 and p50/p95 ms per mode; exits 1 if a row FAILs its
     expected score.
     """
+    from pica.cli.progress import Progress
     from pica.kernel import runner
-    from pica.kernel.progress import Progress
     from pica.stages.bench.evaluate import known_modes
 
     variables: dict = {}
@@ -428,7 +428,8 @@ def deepweb(
 ) -> None:
     """Ask the web (PICA_WEB_URL, SearXNG-compatible) QUESTION in several phrasings at once; one
     result per page, with how many independent sites corroborate it and what the answer costs."""
-    from pica.kernel import render, runner
+    from pica.cli import render
+    from pica.kernel import runner
     from pica.kernel.errors import PicaError
     from pica.kernel.records import to_plain
 

@@ -15,7 +15,7 @@ from pica.kernel.executor import RunResult, StageCache, execute
 from pica.kernel.records import Hit, to_plain
 from pica.kernel.settings import Settings
 from pica.kernel.stage import Context
-from pica.kernel.toolsets import ToolSpec
+from pica.mcp.toolsets import ToolSpec
 
 Mode = Literal["default", "federated", "federated-hybrid", "grep", "lexical", "semantic", "hybrid", "rerank"]
 FEDERATED = ("default", "federated", "federated-hybrid")  # the modes that ask several providers

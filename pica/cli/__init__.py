@@ -96,7 +96,8 @@ def run(recipe: str, overrides: tuple[str, ...], dry_run: bool, print_config: bo
     OVERRIDES are key=value: recipe variables (query="...", path=DIR, k=5), any key
     (stages.search.params.k=5), or team=NAME to apply configs/team/NAME.yaml on top.
     """
-    from pica.kernel import render, runner
+    from pica.cli import render
+    from pica.kernel import runner
     from pica.kernel.records import to_plain
     from pica.kernel.settings import Settings
 
@@ -110,7 +111,7 @@ def run(recipe: str, overrides: tuple[str, ...], dry_run: bool, print_config: bo
         if dry_run:
             click.echo(json.dumps(plan.to_dict(), indent=2) if as_json else render.render_plan(plan))
         return
-    from pica.kernel.progress import Progress
+    from pica.cli.progress import Progress
 
     with contextlib.nullcontext() if as_json else Progress() as progress:  # bars end before the output
         result = runner.execute_plan(plan, settings, progress=progress)
@@ -186,4 +187,4 @@ def _annotation(annotation: object) -> str:
 
 
 # The other command groups register themselves on `main` when imported.
-from pica.kernel import cli_collections, cli_search, cli_serve, cli_transcripts  # noqa: E402, F401
+from pica.cli import collections, search, serve, transcripts  # noqa: E402, F401

@@ -3,7 +3,7 @@
     kind: toolset
     description: What this set is for.
     tools:
-      search:                           # a tool `pica serve` knows (see kernel/mcp_tools.py)
+      search:                           # a tool `pica serve` knows (see pica/mcp/tools.py)
         recipe: search/{mode}           # {mode} is the tool's own `mode` argument
         defaults: {mode: default, k: 10}     # shown in the tool's schema and used when not given
       reindex:
