@@ -13,7 +13,6 @@ import click
 
 from pica.cli import main
 
-MODES = ("default", "federated", "federated-hybrid", "lexical", "grep", "semantic", "hybrid", "rerank")
 FEDERATED = ("default", "federated", "federated-hybrid")
 TIERS = ("fact", "reference", "lead", "stale")
 AGENTS = ("claude-code", "codex", "gemini")
@@ -23,17 +22,36 @@ MOMENT = re.compile(r"\d{4}(-\d\d){0,2}(T\d\d(:\d\d){0,2})?")  # the forms --sin
 MOMENT_FORMS = ("%Y", "%Y-%m", "%Y-%m-%d", "%Y-%m-%dT%H", "%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S")
 
 
+class ModeChoice(click.Choice):
+    """The search modes are the search recipes (pica/kernel/modes.py), read when a search needs
+    them, not when `pica --help` starts: reading them imports yaml."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self):  # type: ignore[override]
+        from pica.kernel.modes import search_modes
+
+        return search_modes()
+
+    @choices.setter
+    def choices(self, value) -> None:
+        pass  # click.Choice sets its list in __init__; ours comes from the recipes
+
+
 @main.command(context_settings={"ignore_unknown_options": False})
 @click.argument("query")
 @click.option(
     "--mode",
     "-m",
-    type=click.Choice(MODES),
+    type=ModeChoice(),
     default="default",
     show_default=True,
     help="default: every provider, trust-ranked, local sources by BM25 and by embeddings where they "
-    "have vectors; federated: the same by BM25 only; federated-hybrid: always both; the others "
-    "search the local index only.",
+    "have vectors; federated: the same by BM25 only; federated-hybrid: always both; a provider "
+    "(files, transcripts, kg, vector, web): it alone; the others search the local index only. "
+    "Every search recipe in recipes/search is a mode.",
 )
 @click.option(
     "--sources", default="", help="federated: providers to ask, e.g. files,kg,web (default: local)."

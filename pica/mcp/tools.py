@@ -12,13 +12,22 @@ from pydantic import BaseModel, Field
 from pica.kernel import runner
 from pica.kernel.errors import PicaError, StageFailed
 from pica.kernel.executor import RunResult, StageCache, execute
+from pica.kernel.modes import search_modes
 from pica.kernel.records import Hit, to_plain
 from pica.kernel.settings import Settings
 from pica.kernel.stage import Context
 from pica.mcp.toolsets import ToolSpec
 
-Mode = Literal["default", "federated", "federated-hybrid", "grep", "lexical", "semantic", "hybrid", "rerank"]
 FEDERATED = ("default", "federated", "federated-hybrid")  # the modes that ask several providers
+# The modes are the search recipes (pica/kernel/modes.py), read when the server starts, so a recipe
+# added to recipes/search is a mode here too; the tool's schema lists them.
+Mode = Literal[search_modes()]  # type: ignore[valid-type]
+MODE_HELP = (
+    "default: every provider, trust-ranked, local sources by BM25 and by embeddings where they have "
+    "vectors (the notes say which); federated: the same by BM25 only; federated-hybrid: always both; "
+    "grep: exact text; lexical: BM25; semantic: embeddings; hybrid: both; rerank: hybrid then a "
+    "cross-encoder; files, transcripts, kg, vector, web: that provider alone."
+)
 Tier = Literal["fact", "reference", "lead", "stale"]
 RANGES = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 
@@ -116,17 +125,7 @@ class Tools:
         query: Annotated[
             str, Field(min_length=1, description="What to find: words, a phrase in quotes, a question.")
         ],
-        mode: Annotated[
-            Mode,
-            Field(
-                description=(
-                    "default: every provider, trust-ranked, local sources by BM25 and by embeddings "
-                    "where they have vectors (the notes say which); federated: the same by BM25 only; "
-                    "federated-hybrid: always both; grep: exact text; lexical: BM25; semantic: "
-                    "embeddings; hybrid: both; rerank: hybrid then a cross-encoder."
-                )
-            ),
-        ] = "default",
+        mode: Annotated[Mode, Field(description=MODE_HELP)] = "default",
         k: Annotated[int, Field(ge=1, le=100, description="How many results.")] = 10,
         sources: Annotated[
             list[str] | None,

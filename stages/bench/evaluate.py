@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from pathlib import Path
@@ -10,24 +9,10 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
+from pica.kernel.modes import search_modes
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.bench.metrics import mrr_at_k, ndcg_at_k, percentile, recall_at_k
-
-
-@functools.cache
-def search_modes() -> tuple[str, ...]:
-    """The modes a bench can score: bundled search recipes that take a query and return hits."""
-    import yaml
-
-    from pica.kernel.paths import RECIPES_DIR
-
-    modes = []
-    for path in sorted((RECIPES_DIR / "search").glob("*.yaml")):
-        recipe = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        if "id" not in recipe and not isinstance(recipe.get("output"), dict):  # not get/similar/deepweb
-            modes.append(path.stem)
-    return tuple(modes)
 
 
 def known_modes(modes: list[str]) -> list[str]:
