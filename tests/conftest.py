@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import json
 import os
 import socket
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,18 @@ def no_network(monkeypatch):
 
 def needs_corpus():
     return pytest.mark.skipif(not DOCUMENTS.is_dir(), reason=f"corpus not found at {CORPUS}")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter, config):
+    """Line and branch coverage as two numbers: pytest-cov's table gives one figure mixing both."""
+    controller = getattr(config.pluginmanager.getplugin("_cov"), "cov_controller", None)
+    cov = getattr(controller, "cov", None)
+    if cov is None:  # --no-cov, or pytest-cov not installed
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        cov.json_report(outfile=f"{folder}/coverage.json")
+        totals = json.loads(Path(folder, "coverage.json").read_text())["totals"]
+    lines = 100 * totals["covered_lines"] / max(totals["num_statements"], 1)
+    branches = 100 * totals["covered_branches"] / max(totals["num_branches"], 1)
+    terminalreporter.write_line(f"coverage: lines {lines:.1f}%, branches {branches:.1f}%")
