@@ -126,7 +126,7 @@ def test_bench_recipe_fails_when_a_score_misses(tmp_path, pica_home):
     assert "lexical            1.0000" in result.stdout and result.stdout.rstrip().endswith("FAIL")
 
 
-CRANFIELD = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets", "cranfield")
+CRANFIELD = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "datasets", "cranfield")
 
 
 @pytest.mark.skipif(not os.path.isdir(CRANFIELD), reason="no Cranfield dataset")

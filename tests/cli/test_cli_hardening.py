@@ -18,8 +18,8 @@ from click.testing import CliRunner
 from pica.cli import main
 from pica.cli.progress import Progress
 from pica.kernel import runner
+from tests.cli.test_cli import default_sigint
 from tests.helpers import claude_line, index, make_folder
-from tests.test_cli import default_sigint
 
 # --- Ctrl-C during `pica embed` --------------------------------------------------------------------
 

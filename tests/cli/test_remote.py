@@ -15,7 +15,7 @@ from pica.cli import remote
 from pica.kernel.errors import PicaError
 from pica.kernel.settings import Settings
 from tests.helpers import make_folder
-from tests.test_mcp import free_port
+from tests.mcp.test_mcp import free_port
 
 PICA = [sys.executable, "-m", "pica"]
 HEAVY = ("pydantic", "pydantic_settings", "tantivy", "lancedb", "torch", "mcp", "numpy", "omegaconf")

@@ -14,7 +14,7 @@ import anyio
 import pytest
 
 from tests.helpers import make_folder
-from tests.test_mcp import call, http_session, stdio_session
+from tests.mcp.test_mcp import call, http_session, stdio_session
 
 PICA = [sys.executable, "-m", "pica"]
 

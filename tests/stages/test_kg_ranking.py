@@ -12,7 +12,7 @@ from pica.kernel.stage import Context
 from pica.stages.fuse import FuseTrust
 from pica.stages.retrieve.kg import RetrieveKg
 from pica.stages.terms import coverage, query_terms
-from tests.test_federation import KG, needs_kg, run_stage
+from tests.stages.test_federation import KG, needs_kg, run_stage
 
 
 def entity(name: str, kind: str = "component", *observations: str) -> dict:
