@@ -9,10 +9,10 @@ from typing import Any
 
 from pydantic import Field
 
-from pica.kernel.collections import Collections
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.store.collections import Collections
 
 
 class StaleParams(Params):

@@ -26,8 +26,8 @@ from pica.cli import main
 )
 def add(path: Path, name: str | None, include, exclude, text_field, id_field, title_field, batch) -> None:
     """Register the folder PATH as a collection (index it with `pica index`)."""
-    from pica.kernel.collections import Collections
     from pica.kernel.settings import Settings
+    from pica.stages.store.collections import Collections
 
     options = {
         key: list(values)
@@ -52,11 +52,11 @@ def add(path: Path, name: str | None, include, exclude, text_field, id_field, ti
 def rm(name: str) -> None:
     """Remove collection NAME from the indexes (its files stay on disk): a registered folder, an
     agent's transcripts (claude-code, codex, gemini) or one a recipe run made."""
+    from pica.indexing import held
     from pica.kernel import runner
-    from pica.kernel.collections import Collections
     from pica.kernel.errors import PicaError
-    from pica.kernel.indexing import held
     from pica.kernel.settings import Settings
+    from pica.stages.store.collections import Collections
 
     settings = Settings()
     collections = Collections(settings.home)
@@ -79,7 +79,7 @@ def index(names: tuple[str, ...], as_json: bool) -> None:
     """Index every collection and this machine's agent transcripts (or those NAMED: a collection,
     or claude-code, codex, gemini): only what changed since the last run."""
     from pica.cli.progress import Progress
-    from pica.kernel.indexing import index_one, planned_runs
+    from pica.indexing import index_one, planned_runs
     from pica.kernel.settings import Settings
 
     settings = Settings()
@@ -131,8 +131,8 @@ def embed(model: str) -> None:
 def status(as_json: bool) -> None:
     """Collections with their file, document, chunk and embedded counts, sizes and times."""
     from pica.kernel import runner
-    from pica.kernel.collections import Collections
     from pica.kernel.settings import Settings
+    from pica.stages.store.collections import Collections
 
     home = Settings().home
     registered = Collections(home).all()

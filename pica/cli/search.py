@@ -213,7 +213,7 @@ def _home() -> Path:
 
 def _collections(home: Path) -> set[str]:
     """The collections registered or indexed in this home."""
-    from pica.kernel.collections import Collections
+    from pica.stages.store.collections import Collections
 
     names = {c.name for c in Collections(home).all()}
     if (home / "catalog.sqlite").exists():

@@ -72,7 +72,7 @@ def list_sessions(n: int, agent: str, project: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def stats(as_json: bool) -> None:
     """Index size, last indexed time, and row counts per source and collection."""
-    from pica.kernel.indexing import stats as index_stats
+    from pica.indexing import stats as index_stats
     from pica.kernel.settings import Settings
 
     report = index_stats(Settings(), _run("ingest/status", {}))
@@ -107,7 +107,7 @@ def backup(dry_run: bool, show_config: bool, destination: str) -> None:
     SSH_OPTIONS="-p 2222 -i ~/.ssh/key"."""
     from pathlib import Path
 
-    from pica.kernel import backup as backups
+    from pica.cli import backup as backups
     from pica.kernel.settings import Settings
 
     settings = Settings()

@@ -266,7 +266,7 @@ class Tools:
 
     def stats(self) -> Report:
         """Index size, when each source was last indexed, and counts per source and collection."""
-        from pica.kernel.indexing import stats
+        from pica.indexing import stats
 
         result = self.run(self.recipe("stats"), {})
         return Report(report=stats(self.settings, result.output), warnings=result.warnings)
@@ -286,7 +286,7 @@ class Tools:
     ) -> Report:
         """Index what changed since the last run in every collection and agent transcript folder
         (or those named). Reads files; never writes to them."""
-        from pica.kernel.indexing import index_one, planned_runs
+        from pica.indexing import index_one, planned_runs
 
         recipes = self.specs["reindex"].recipe
         runs = planned_runs(self.settings, tuple(names or ()), recipes if isinstance(recipes, dict) else None)

@@ -112,8 +112,8 @@ def test_rm_takes_agents_and_recipe_made_collections(three_kinds):
 
 
 def test_unknown_names_list_every_collection_and_agent(three_kinds):
+    from pica.indexing import planned_runs
     from pica.kernel.errors import PicaError
-    from pica.kernel.indexing import planned_runs
     from pica.kernel.settings import Settings
 
     cli = three_kinds

@@ -540,8 +540,8 @@ def test_a_slow_and_a_failing_provider_fail_open_with_warnings(federated_home, t
 
 
 def test_old_hits_and_hits_from_vanished_files_are_stale(tmp_path, pica_home):
-    from pica.kernel.collections import Collections
     from pica.stages.stale import MarkStale
+    from pica.stages.store.collections import Collections
 
     folder = make_folder(tmp_path / "notes", {"here.md": "x"})
     Collections(pica_home).add(folder, "notes", {})

@@ -350,7 +350,7 @@ def test_backup_to_a_local_folder_copies_and_never_deletes(tmp_path, pica_home, 
 
 
 def test_backup_over_ssh_runs_rsync_without_delete(tmp_path, pica_home, monkeypatch):
-    from pica.kernel.backup import BackupConfig, remote_commands
+    from pica.cli.backup import BackupConfig, remote_commands
 
     config = BackupConfig("me@host:/srv/backup", "-p 2222")
     assert config.remote and not BackupConfig(str(tmp_path)).remote

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from pica.kernel import runner
-from pica.kernel.collections import Collections
 from pica.kernel.errors import PicaError
 from pica.kernel.records import to_plain
 from pica.kernel.settings import Settings
+from pica.stages.store.collections import Collections
 
 RECIPES = {"files": "ingest/files", "transcripts": "ingest/transcripts"}
 
