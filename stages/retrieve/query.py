@@ -6,8 +6,8 @@ is text (`back-off`, `app.py:23`, `TypeError: x`, URLs), and an unclosed quote o
 ignored, so no query can be a syntax error. Tantivy's own parser never sees the user's text.
 
 Parts written side by side are a question: they rank by BM25 over any of them (as published
-BM25 runs do, and Lucene's default OR), and a chunk holding every one has its score multiplied
-by 1 + all_words_boost. The operators are strict where they are written: `a AND b` needs both,
+BM25 runs do, and Lucene's default OR); a chunk holding every one can have its score multiplied
+by 1 + all_words_boost (0 by default: BM25's sum already ranks it higher). The operators are strict where they are written: `a AND b` needs both,
 `NOT a` excludes, a phrase needs its words in order, `a NEAR b` near each other in either order.
 """
 
