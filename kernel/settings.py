@@ -51,6 +51,12 @@ class Settings(BaseSettings):
     # these from the environment without this class, to start fast: keep the defaults in step).
     serve_host: str = Field("127.0.0.1", description="The address `pica serve` listens on (HTTP).")
     serve_port: int = Field(8765, description="The port `pica serve` listens on (HTTP).")
+    # The optional LLM layer (docs/llm.md): a server that speaks Ollama's API, and the model to ask.
+    ollama_host: str = Field("http://localhost:11434", description="The Ollama-compatible model server.")
+    llm_model: str = Field("llama3.2:3b", description="The model the summarizer, rerank and expansion ask.")
+    audit_log: str = Field(
+        "", description="Where model calls are logged; default $PICA_HOME/llm-audit.jsonl."
+    )
 
     def transcript_roots(self) -> dict[str, Path]:
         """agent -> its transcript folder, as the transcripts recipe names agents."""
@@ -60,7 +66,7 @@ class Settings(BaseSettings):
             "gemini": self.gemini_dir.expanduser(),
         }
 
-    def as_config(self) -> dict[str, str]:
+    def as_config(self) -> dict[str, str | bool]:
         """The values recipes may interpolate as `${settings.NAME}`."""
         return {
             "home": str(self.home.expanduser()),
@@ -69,4 +75,11 @@ class Settings(BaseSettings):
             "vector_uri": str(Path(self.vector_uri).expanduser()) if self.vector_uri else "",
             "vector_table": self.vector_table,
             "tokenizer": self.tokenizer,
+            "ollama_host": self.ollama_host,
+            "llm_model": self.llm_model,
+            # A model counts as configured when PICA_OLLAMA_HOST or PICA_LLM_MODEL is set.
+            "llm_configured": bool({"ollama_host", "llm_model"} & self.model_fields_set),
+            "audit_log": str(Path(self.audit_log).expanduser())
+            if self.audit_log
+            else str(self.home.expanduser() / "llm-audit.jsonl"),
         }

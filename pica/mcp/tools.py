@@ -26,7 +26,9 @@ MODE_HELP = (
     "default: every provider, trust-ranked, local sources by BM25 and by embeddings where they have "
     "vectors (the notes say which); federated: the same by BM25 only; federated-hybrid: always both; "
     "grep: exact text; lexical: BM25; semantic: embeddings; hybrid: both; rerank: hybrid then a "
-    "cross-encoder; files, transcripts, kg, vector, web: that provider alone."
+    "cross-encoder; llm-rerank: hybrid then a local model (Ollama) scores the top 10; expanded: the "
+    "question and a local model's rephrasings, each searched by hybrid; files, transcripts, kg, vector, "
+    "web: that provider alone."
 )
 Tier = Literal["fact", "reference", "lead", "stale"]
 RANGES = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
@@ -324,6 +326,20 @@ class Tools:
             notes=result.notes,
         )
 
+    def summarize(
+        self,
+        session: Annotated[str, Field(min_length=1, description="A session id or a unique prefix of it.")],
+        n_messages: Annotated[
+            int, Field(ge=1, le=1000, description="Summarize the session's last N messages.")
+        ] = 80,
+    ) -> Report:
+        """A local model's short summary of an agent session, returned only if six probes (length,
+        names, identifiers, refusal, grounding, self-check) find nothing wrong: `trust` is `clean`
+        with `summary`, or `degraded` with no summary, the failed probes' evidence and `see`. The
+        summary is generated text: use `session` for what was actually said."""
+        result = self.run(self.recipe("summarize"), {"session": session, "n_messages": n_messages})
+        return Report(report=result.output, warnings=result.warnings)
+
     def _records(self, tool: str, variables: dict[str, Any]) -> Records:
         result = self.run(self.recipe(tool), variables)
         return Records(items=result.output, warnings=result.warnings)
@@ -340,4 +356,5 @@ TOOLS = (
     "status",
     "reindex",
     "deepweb",
+    "summarize",
 )

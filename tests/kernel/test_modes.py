@@ -9,6 +9,7 @@ from pica.kernel.paths import RECIPES_DIR
 def test_the_bundled_modes_are_todays_and_the_single_providers():
     assert set(search_modes()) == {
         *("default", "federated", "federated-hybrid", "lexical", "grep", "semantic", "hybrid", "rerank"),
+        *("llm-rerank", "expanded"),
         *("files", "transcripts", "kg", "vector", "web"),
     }
 

@@ -1,0 +1,169 @@
+"""Query expansion: the model writes other phrasings of a question (keywords, a paraphrase, a
+hypothetical answer passage, as qmd does); each is searched and the lists fused by reciprocal rank."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+
+from pica.kernel.records import Hit
+from pica.kernel.registry import stage
+from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.llm import audit
+from pica.stages.llm.client import Model, ModelUnavailable
+from pica.stages.llm.summarize import ModelParams, recorded
+
+KINDS = {
+    "lex": "lex: the keywords a search engine should match",
+    "vec": "vec: the question asked again in other words",
+    "hyde": "hyde: two sentences that would answer it, as a document would say them",
+}
+PROMPT = (
+    "Help search a document collection for this question.\n\nQuestion: {query}\n\n"
+    "Write exactly these lines and nothing else:\n{lines}"
+)
+LINE = re.compile(r"^\W*(lex|vec|hyde)\W*\s*[:\-]\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+
+
+class ExpandParams(ModelParams):
+    query: str = Field(description="The question.")
+    kinds: list[Literal["lex", "vec", "hyde"]] = Field(
+        default=["lex", "vec", "hyde"], description="Which phrasings to ask for: lex, vec, hyde."
+    )
+    given: list[str] = Field(
+        default=[], description="Phrasings the caller gave: when any, the model is not asked."
+    )
+    enabled: bool = Field(True, description="false: ask nothing (no model configured), say so in a note.")
+    audit_log: str = Field("", description="The audit log (PICA_AUDIT_LOG); empty: none.")
+    timeout_s: float = Field(30.0, gt=0, description="Seconds the model may take.")
+    max_chars: int = Field(400, gt=10, description="Each phrasing is cut to this many characters.")
+
+
+@stage
+class ExpandLlm(Stage):
+    """Ask a local model for other phrasings of a question; none (with a warning) when it fails."""
+
+    id = "expand.llm.v1"
+    Params = ExpandParams
+    outputs = {"queries": list[str]}
+    run_params = frozenset({"query", "given"})
+
+    @classmethod
+    def example(cls, workdir: Path) -> Example:
+        reply = (
+            "lex: retry backoff\nvec: how long to wait between retries\n"
+            "hyde: Retries wait twice as long each time."
+        )
+        return Example(params={"query": "retry delay", "host": recorded(workdir, reply)})
+
+    def warm_up(self, ctx: Context) -> None:
+        self.model = Model(self.params.host, self.params.model, self.params.timeout_s)
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        p = self.params
+        if p.given or not p.query.strip():
+            return {"queries": []}
+        if not p.enabled:
+            ctx.note("no other phrasings: no model configured (PICA_OLLAMA_HOST, PICA_LLM_MODEL)")
+            return {"queries": []}
+        content = PROMPT.format(query=p.query, lines="\n".join(KINDS[k] for k in p.kinds))
+        try:
+            reply, call = self.model.chat([{"role": "user", "content": content}], "expand", max_tokens=200)
+        except ModelUnavailable as error:
+            audit.append(p.audit_log, error.call.record() if error.call else {})
+            ctx.warn(f"{error}; searched for the question alone")
+            return {"queries": []}
+        audit.append(p.audit_log, call.record())
+        queries = phrasings(reply, p.kinds, p.query, p.max_chars)
+        if not queries:
+            ctx.warn("the model wrote no usable phrasings; searched for the question alone")
+        return {"queries": queries}
+
+
+def phrasings(reply: str, kinds: list[str], query: str, max_chars: int) -> list[str]:
+    """The requested kinds' lines of a reply, each once, not the question itself."""
+    found: dict[str, str] = {}
+    for kind, text in LINE.findall(reply):
+        text = text.strip().strip('"').strip()[:max_chars]
+        if kind.lower() in kinds and kind.lower() not in found and text:
+            found[kind.lower()] = text
+    seen = {query.strip().lower()}
+    out = []
+    for kind in kinds:
+        text = found.get(kind, "")
+        if text and text.lower() not in seen:
+            seen.add(text.lower())
+            out.append(text)
+    return out
+
+
+class PhrasingsParams(Params):
+    recipe: str = Field("search/hybrid", description="The search recipe each phrasing runs.")
+    query: str = Field(description="The question; searched first, with `original_weight`.")
+    k: int = Field(30, gt=0, le=1000, description="Hits each phrasing's search hands on.")
+    variables: dict[str, Any] = Field(
+        default={}, description="More variables for the search recipe (collection, path, filters)."
+    )
+    original_weight: float = Field(
+        2.0, gt=0, description="RRF weight of the question's own list; each phrasing's is 1."
+    )
+    rrf_k: int = Field(60, gt=0, description="RRF constant.")
+
+
+@stage
+class SearchPhrasings(Stage):
+    """Search the question and each other phrasing with one search recipe, fuse by reciprocal rank."""
+
+    id = "search.phrasings.v1"
+    Params = PhrasingsParams
+    inputs = {"queries": list[str]}
+    outputs = {"hits": list[Hit]}
+    run_params = frozenset({"query"})
+    timeout_s = 60.0
+
+    @classmethod
+    def example(cls, workdir: Path) -> Example:
+        from pica.stages.retrieve.lexical import RetrieveLexical
+
+        index = RetrieveLexical.example(workdir).params["index_dir"]
+        recipe = workdir / "lexical.yaml"
+        recipe.write_text(
+            "kind: search\nquery: ???\nk: 10\nstages:\n  search:\n    use: retrieve.lexical.v1\n"
+            f"    params: {{index_dir: '{index}', query: '${{query}}', k: '${{k}}'}}\noutput: search.hits\n",
+            encoding="utf-8",
+        )
+        return Example(params={"recipe": str(recipe), "query": "alpha"}, inputs={"queries": ["alpha beta"]})
+
+    def warm_up(self, ctx: Context) -> None:
+        from pica.kernel import runner
+        from pica.kernel.executor import StageCache
+        from pica.kernel.settings import Settings
+
+        self.settings = ctx.settings or Settings()
+        variables = {**self.params.variables, "query": "warm up", "k": self.params.k}
+        self.plan = runner.plan(self.params.recipe, settings=self.settings, variables=variables)
+        self.cache = StageCache()
+
+    def run(self, ctx: Context, queries: list[str]) -> dict[str, Any]:
+        from pica.kernel.executor import execute
+
+        p = self.params
+        fused: dict[str, tuple[float, Hit]] = {}
+        for n, query in enumerate([p.query, *queries]):
+            if ctx.cancelled.is_set():
+                break
+            inner = Context(settings=self.settings, cancelled=ctx.cancelled)
+            result = execute(self.plan.with_params(query=query, pattern=query), inner, self.cache)
+            if n == 0:
+                for warning in result.warnings:
+                    ctx.warn(warning)
+            weight = p.original_weight if n == 0 else 1.0
+            for rank, hit in enumerate(result.output or [], 1):
+                score, first = fused.get(hit.chunk_id, (0.0, hit))
+                fused[hit.chunk_id] = (score + weight / (p.rrf_k + rank), first)
+        ordered = sorted(fused.values(), key=lambda pair: -pair[0])
+        return {"hits": [replace(hit, score=score, via="expanded") for score, hit in ordered]}
