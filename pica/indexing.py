@@ -3,6 +3,7 @@ print and what the MCP server's `reindex` / `stats` tools return."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from pica.kernel import runner
@@ -63,7 +64,7 @@ def index_one(recipe: str, name: str, variables: dict, progress: Any = None) -> 
     `progress` is the command line's (pica/cli/progress.py): messages, counters and close()."""
     if progress is not None:
         progress.message(f"indexing '{name}' ({variables.get('path') or variables.get('root')})")
-    added, removed, skipped, keyword = set(), set(), [], {}
+    added, removed, skipped, keyword, redacted = set(), set(), [], {}, Counter()
     while True:
         output = runner.run(recipe, variables=variables, progress=progress).output
         if progress is not None:
@@ -71,6 +72,7 @@ def index_one(recipe: str, name: str, variables: dict, progress: Any = None) -> 
         added |= set(output["stored"].added)
         removed |= set(output["stored"].removed)
         skipped += output["skipped"]
+        redacted.update(output.get("redacted") or {})
         keyword = output["keyword"]
         if not output["files"].postponed:
             break
@@ -78,13 +80,14 @@ def index_one(recipe: str, name: str, variables: dict, progress: Any = None) -> 
         "added_or_changed": len(added),
         "removed": len(removed - added),
         "skipped": to_plain(skipped),
+        "redacted": by_count(redacted),
         "keyword_index": keyword,
     }
 
 
 def stats(settings: Settings, found: dict[str, Any]) -> dict[str, Any]:
-    """Index sizes, and per source its collections' counts and when it was last indexed, from what
-    the `ingest/status` recipe found."""
+    """Index sizes, and per source its collections' counts (secrets redacted per class too) and
+    when it was last indexed, from what the `ingest/status` recipe found."""
     sources: dict[str, dict] = {}
     for name, c in found["collections"].items():
         empty = {
@@ -94,17 +97,25 @@ def stats(settings: Settings, found: dict[str, Any]) -> dict[str, Any]:
             "chunks": 0,
             "embedded": 0,
             "indexed_at": None,
+            "redacted": {},
         }
         entry = sources.setdefault(c.get("source") or "files", empty)
         entry["collections"][name] = {
-            k: c[k] for k in ("files", "documents", "chunks", "embedded", "indexed_at")
+            k: c[k] for k in ("files", "documents", "chunks", "embedded", "indexed_at", "redacted")
         }
         for key in ("files", "documents", "chunks", "embedded"):
             entry[key] += c[key]
+        entry["redacted"] = by_count(Counter(entry["redacted"]) + Counter(c["redacted"]))
         entry["indexed_at"] = max(filter(None, [entry["indexed_at"], c["indexed_at"]]), default=None)
     return {
         "home": str(settings.home.expanduser()),
         "lance_bytes": found["lance_bytes"],
         "keyword_bytes": found["keyword_bytes"],
         "sources": sources,
+        "redacted": by_count(sum((Counter(s["redacted"]) for s in sources.values()), Counter())),
     }
+
+
+def by_count(found: Counter[str]) -> dict[str, int]:
+    """Secrets redacted per class, the most frequent first."""
+    return dict(sorted(found.items(), key=lambda item: (-item[1], item[0])))

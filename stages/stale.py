@@ -12,6 +12,7 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.redact import MARK
 from pica.stages.store.collections import Collections
 
 
@@ -55,7 +56,11 @@ class MarkStale(Stage):
             why = ""
             if oldest is not None and (date := self._date(hit)) is not None and date < oldest:
                 why = "old"
-            elif hit.collection in roots and not (roots[hit.collection] / hit.path).exists():
+            elif (
+                hit.collection in roots
+                and MARK not in hit.path  # a path with a secret in it is stored redacted: not on disk
+                and not (roots[hit.collection] / hit.path).exists()
+            ):
                 why = "vanished"
             if why and hit.trust != "stale":
                 metadata = {**hit.metadata, "trust_was": hit.trust, "stale": why}

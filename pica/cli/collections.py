@@ -100,6 +100,8 @@ def index(names: tuple[str, ...], as_json: bool) -> None:
                     f"{name}: {result['added_or_changed']} documents added or changed, "
                     f"{result['removed']} removed, {len(result['skipped'])} skipped"
                 )
+                if result["redacted"]:
+                    click.echo(f"  redacted {_counts(result['redacted'])}")
                 for entry in result["skipped"]:
                     click.echo(f"  skipped {entry['path']}: {entry['reason']}")
     if as_json:
@@ -151,6 +153,11 @@ def status(as_json: bool) -> None:
     for name, c in found["collections"].items():
         counts = " ".join(f"{c[key]:8}" for key in columns)
         click.echo(f"{name:20} {counts}  {_time(c['indexed_at'])}")
+
+
+def _counts(found: dict[str, int]) -> str:
+    """`3 secrets: github_token 2, slack_token 1` (the counts come most frequent first)."""
+    return f"{sum(found.values())} secrets: " + ", ".join(f"{kind} {n}" for kind, n in found.items())
 
 
 def _size(n: float) -> str:

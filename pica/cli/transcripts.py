@@ -71,7 +71,8 @@ def list_sessions(n: int, agent: str, project: str, as_json: bool) -> None:
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def stats(as_json: bool) -> None:
-    """Index size, last indexed time, and row counts per source and collection."""
+    """Index size, last indexed time, and row counts per source and collection, with the secrets
+    redacted in each collection per class."""
     from pica.indexing import stats as index_stats
     from pica.kernel.settings import Settings
 
@@ -80,7 +81,7 @@ def stats(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
         return
-    from pica.cli.collections import _size, _time
+    from pica.cli.collections import _counts, _size, _time
 
     click.echo(f"home {report['home']}: LanceDB {_size(report['lance_bytes'])}, "
                f"keyword index {_size(report['keyword_bytes'])}")  # fmt: skip
@@ -93,6 +94,10 @@ def stats(as_json: bool) -> None:
             click.echo(
                 f"  {name:18} {c['files']:8} files {c['documents']:9} documents {c['chunks']:9} chunks"
             )
+            if c["redacted"]:
+                click.echo(f"  {'':18} redacted {_counts(c['redacted'])}")
+    if report["redacted"]:
+        click.echo(f"redacted in all: {_counts(report['redacted'])}")
 
 
 @main.command()

@@ -5,7 +5,8 @@ The reference server writes one JSON object per line, `{"type":"entity","name",.
 no type at all (inferred from the keys), extra keys, observations as `{"text": ...}` objects. All
 are read; a line that is not JSON, or not an entity or relation, is skipped and reported. Names
 repeat in hand-edited files (their types and observations are merged) and relations may name
-entities that do not exist (they are kept and shown).
+entities that do not exist (they are kept and shown). Every string read is redacted
+(`stages/redact.py`) before it is searched or shown: the file is read at query time, not indexed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.secrets import redact
 from pica.stages.terms import STOPWORDS, WORD, contains, coverage, fold, query_terms
 
 # Where a term is found counts this much: names say what an entity is, observations say more.
@@ -89,7 +91,8 @@ def read_graph(path: Path) -> Graph:
         if kind == "entity":
             _add_entity(graph, item, number)
         elif kind == "relation":
-            key = (str(item["from"]), str(item["to"]), str(item.get("relationType", "")))
+            source, target, kind_name = (str(item.get(k, "")) for k in ("from", "to", "relationType"))
+            key = (redact(source), redact(target), redact(kind_name))
             if key not in seen_relations:
                 seen_relations.add(key)
                 graph.relations.append(Relation(*key, number))
@@ -118,15 +121,17 @@ def _usable(item: dict[str, Any], kind: str) -> bool:
 
 
 def _add_entity(graph: Graph, item: dict[str, Any], line: int) -> None:
-    name = item["name"]
+    name = redact(item["name"])
     entity = graph.entities.setdefault(name, Entity(name, line))
     kind = item.get("entityType")
+    kind = redact(kind) if isinstance(kind, str) else kind
     if isinstance(kind, str) and kind and kind not in entity.types:
         entity.types.append(kind)
     observations = item.get("observations")
     for observation in observations if isinstance(observations, list) else []:
         if isinstance(observation, dict):  # {"text": ..., "timestamp": ...} in some forks
             observation = observation.get("text") or observation.get("content") or ""
+        observation = redact(observation) if isinstance(observation, str) else observation
         if isinstance(observation, str) and observation and observation not in entity.observations:
             entity.observations.append(observation)
 

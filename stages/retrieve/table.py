@@ -13,6 +13,7 @@ from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.models import HASHED, query_encoder
+from pica.stages.redact import redact_hit
 
 
 class VectorParams(Params):
@@ -128,7 +129,7 @@ class RetrieveVector(Stage):
         title = str(row.get(p.title_column) or "") if p.title_column else text.split("\n", 1)[0][:80]
         skip = {p.text_column, p.vector_column, p.title_column, p.id_column, "_distance"}
         metadata = {k: v for k, v in row.items() if k not in skip and _plain(v)}
-        return Hit(
+        hit = Hit(
             id=f"vector/{p.table}/{name}",
             chunk_id=f"vector/{p.table}/{name}",
             collection=p.table,
@@ -143,6 +144,7 @@ class RetrieveVector(Stage):
             trust=p.trust,
             via="vector",
         )
+        return redact_hit(hit)  # the table is the user's, read at query time: redacted here
 
 
 def _plain(value: Any) -> bool:

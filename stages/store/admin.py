@@ -10,6 +10,7 @@ from pydantic import Field
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
 from pica.stages.index.keyword_index import open_for_writing, read_marker, write_marker
+from pica.stages.secrets import redact
 from pica.stages.store.catalog import Catalog, writer_lock
 from pica.stages.store.lance_store import LanceStore
 
@@ -30,8 +31,8 @@ class StatusParams(HomeParams):
 
 @stage
 class StoreStatus(Stage):
-    """Count files, documents, chunks and embedded chunks per collection, name its metadata fields
-    (from up to 500 documents); sizes on disk."""
+    """Count files, documents, chunks and embedded chunks per collection, and the secrets redacted
+    in its files per class; name its metadata fields (from up to 500 documents); sizes on disk."""
 
     id = "store.status.v1"
     Params = StatusParams
@@ -51,7 +52,7 @@ class StoreStatus(Stage):
 
     def run(self, ctx: Context) -> dict[str, Any]:
         with Catalog(self.params.home) as catalog:
-            files, skipped = catalog.summary(), catalog.skipped()
+            files, skipped, redacted = catalog.summary(), catalog.skipped(), catalog.redactions()
         store = LanceStore(self.params.lance_dir)
         counts = store.counts()
         collections = {}
@@ -66,7 +67,10 @@ class StoreStatus(Stage):
             }
             entry.update(files.get(name, {}))
             entry.update(counts.get(name, {}))
-            entry["skipped_files"] = [{"path": p, "reason": r} for c, p, r in skipped if c == name]
+            entry["skipped_files"] = [  # the catalog keeps real paths; what is shown is redacted
+                {"path": redact(p), "reason": redact(r)} for c, p, r in skipped if c == name
+            ]
+            entry["redacted"] = redacted.get(name, {})
             entry["fields"] = store.metadata_fields(name) if name in counts else []
             collections[name] = entry
         lance, tantivy = (

@@ -36,6 +36,13 @@ CREATE TABLE IF NOT EXISTS cursors (   -- where a reader resumes an append-only 
     cursor TEXT NOT NULL,          -- JSON, the reader's own
     PRIMARY KEY (collection, path)
 );
+CREATE TABLE IF NOT EXISTS redactions (  -- secrets redacted in each file as it is now indexed
+    collection TEXT NOT NULL,
+    path TEXT NOT NULL,
+    kind TEXT NOT NULL,            -- the secret's class: github_token, private_key ...
+    n INTEGER NOT NULL,
+    PRIMARY KEY (collection, path, kind)
+);
 """
 
 
@@ -84,11 +91,29 @@ class Catalog:
         deleted: list[str],
         documents_version: int,
         cursors: dict[str, dict] | None = None,
+        redactions: dict[str, dict[str, int]] | None = None,
+        partial: set[str] = frozenset(),
     ) -> None:
         """Commit one run: (path, size, mtime_ns, status, reason, documents) rows, deletions,
-        readers' cursors, and the LanceDB documents version they agree with, in one transaction."""
+        readers' cursors, the secrets redacted per file read (added to a file's earlier count when
+        it was read from where it stopped, in `partial`; replacing it otherwise), and the LanceDB
+        documents version they agree with, in one transaction."""
         now = time.time()
+        redactions = redactions or {}
         with self.db:
+            self.db.executemany(
+                "DELETE FROM redactions WHERE collection = ? AND path = ?",
+                [(collection, path) for path in [*deleted, *redactions] if path not in partial],
+            )
+            self.db.executemany(
+                "INSERT INTO redactions VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (collection, path, kind) DO UPDATE SET n = n + excluded.n",
+                [
+                    (collection, path, kind, n)
+                    for path, found in redactions.items()
+                    for kind, n in found.items()
+                ],
+            )
             self.db.executemany(
                 "INSERT OR REPLACE INTO cursors VALUES (?, ?, ?)",
                 [(collection, path, json.dumps(c)) for path, c in (cursors or {}).items()],
@@ -111,6 +136,7 @@ class Catalog:
         with self.db:
             self.db.execute("DELETE FROM files WHERE collection = ?", (collection,))
             self.db.execute("DELETE FROM cursors WHERE collection = ?", (collection,))
+            self.db.execute("DELETE FROM redactions WHERE collection = ?", (collection,))
             self.set("documents_version", str(documents_version))
 
     def summary(self) -> dict[str, dict[str, float]]:
@@ -120,6 +146,17 @@ class Catalog:
             "FROM files GROUP BY collection"
         )
         return {c: {"files": n, "skipped": s or 0, "indexed_at": t} for c, n, s, t in rows}
+
+    def redactions(self) -> dict[str, dict[str, int]]:
+        """collection -> {class: secrets redacted in its files as they are indexed now}."""
+        rows = self.db.execute(
+            "SELECT collection, kind, SUM(n) FROM redactions GROUP BY collection, kind "
+            "ORDER BY collection, SUM(n) DESC, kind"
+        )
+        found: dict[str, dict[str, int]] = {}
+        for collection, kind, n in rows:
+            found.setdefault(collection, {})[kind] = n
+        return found
 
     def get(self, key: str, default: str | None = None) -> str | None:
         row = self.db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()

@@ -12,6 +12,7 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.secrets import redact
 from pica.stages.web.fetch import Guard, fetch
 
 MAX_PARALLEL = 8
@@ -54,7 +55,8 @@ class ReadPages(Stage):
             if isinstance(text, Exception):
                 ctx.warn(f"{hits[n].path}: not read ({type(text).__name__}: {text}); its snippet stays")
             elif text:
-                read[n] = replace(hits[n], passage=text, metadata={**hits[n].metadata, "read": True})
+                passage = redact(text)  # a page's text is shown, never stored: redacted here
+                read[n] = replace(hits[n], passage=passage, metadata={**hits[n].metadata, "read": True})
         return {"hits": read}
 
     def _read(self, url: str) -> str | Exception:

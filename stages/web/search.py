@@ -13,6 +13,7 @@ from pydantic import Field
 from pica.kernel.records import Hit
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
+from pica.stages.redact import redact_hit
 
 USER_AGENT = "pica (local-first search; +https://github.com/)"
 MAX_PARALLEL = 8
@@ -104,7 +105,7 @@ class RetrieveWeb(Stage):
         metadata = {"domain": urllib.parse.urlsplit(url).hostname or "", "engines": engines}
         if result.get("publishedDate"):
             metadata["published"] = result["publishedDate"]
-        return Hit(
+        hit = Hit(
             id=url,
             chunk_id=url,
             collection="web",
@@ -119,3 +120,4 @@ class RetrieveWeb(Stage):
             trust=self.params.trust,
             via=via,
         )
+        return redact_hit(hit)  # what the web says is shown, never stored: redacted here
