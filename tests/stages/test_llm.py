@@ -109,9 +109,15 @@ def test_identifiers_accepts_a_quantity_written_another_way():
     [
         ("I'm sorry, but I cannot summarize this conversation about fetch.py.", "a refusal or apology"),
         ("The retry loop in fetch.py was fixed. I hope this helps!", "talk about the answer itself"),
-        ("修复了 fetch.py 中的重试循环，现在最多重试三次。", "written in CJK letters"),
-        ("El usuario pidió arreglar el bucle de fetch.py y ahora se detiene tras tres intentos.", "not in English"),
-        ("The recipe mixes flour, sugar and butter before baking the cake for dinner.", "about something else"),
+        ("修复了 fetch.py 中的重试循环现在最多重试三次。", "written in CJK letters"),
+        (
+            "El usuario pidió arreglar el bucle de fetch.py y ahora se detiene tras tres intentos.",
+            "not in English",
+        ),
+        (
+            "The recipe mixes flour, sugar and butter before baking the cake for dinner.",
+            "about something else",
+        ),
     ],
 )
 def test_refusal_fails_refusals_meta_talk_and_drift(draft, evidence):
@@ -317,11 +323,15 @@ def test_the_summarize_tool_is_offered_only_by_the_llm_tool_set():
 
 
 def hits(n: int = 3) -> list[Hit]:
-    return [Hit(f"c/{i}", f"c/{i}#0", "c", f"{i}.md", "T", 1, 1, 1.0 / (i + 1), f"passage {i}") for i in range(n)]
+    return [
+        Hit(f"c/{i}", f"c/{i}#0", "c", f"{i}.md", "T", 1, 1, 1.0 / (i + 1), f"passage {i}") for i in range(n)
+    ]
 
 
 def rerank(host: str, timeout_s: float = 5.0, **params) -> tuple[list[Hit], list[str]]:
-    stage = RerankLlm(RerankLlm.Params(query="passage two", host=host, model="canned", timeout_s=timeout_s, **params))
+    stage = RerankLlm(
+        RerankLlm.Params(query="passage two", host=host, model="canned", timeout_s=timeout_s, **params)
+    )
     ctx = Context()
     stage.warm_up(ctx)
     return stage.run(ctx, hits=hits())["hits"], ctx.warnings
@@ -395,7 +405,9 @@ def test_expansion_fails_open(down_url):
     assert queries == [] and "searched for the question alone" in ctx.warnings[0]
     with OllamaServer(CannedBackend(["I don't know."])) as server:
         queries, ctx = expand(server.url)
-    assert queries == [] and ctx.warnings == ["the model wrote no usable phrasings; searched for the question alone"]
+    assert queries == [] and ctx.warnings == [
+        "the model wrote no usable phrasings; searched for the question alone"
+    ]
 
 
 def test_expansion_asks_nothing_when_phrasings_are_given_or_no_model_is_configured(down_url):
