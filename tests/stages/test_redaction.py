@@ -44,20 +44,21 @@ def carrier(kind: str) -> str:
 
 
 @needs_secrets
-def test_recall_and_false_positives_on_the_labelled_corpus():
+def test_recall_and_false_positives_on_both_parts_of_the_labelled_corpus():
     result = subprocess.run(
         [sys.executable, str(REPO / "docs" / "measure" / "redaction.py")],
         capture_output=True,
         text=True,
         check=True,
     )
-    last = result.stdout.strip().splitlines()[-1]
-    recall = float(last.split("recall ")[1].split("= ")[1].split("%")[0])
-    false_positives = float(last.split("false positives ")[1].split("= ")[1].split("%")[0])
-    assert recall >= 98.0, last
-    # The target is 3%; most of what is left are well-formed credentials one source tool files
-    # under a narrower rule (docs/benchmarks.md). This pins today's level so it can only improve.
-    assert false_positives <= 12.1, last
+    summary = dict(line.split(": ", 1) for line in result.stdout.strip().splitlines()[-2:])
+    for part, line in summary.items():
+        recall = float(line.split("recall ")[1].split("= ")[1].split("%")[0])
+        false_positives = float(line.split("false positives ")[1].split("= ")[1].split("%")[0])
+        assert recall >= 98.0, (part, line)
+        # Pins today's level so it can only improve (docs/redaction.md says which remain and why;
+        # the target is 2%).
+        assert false_positives <= {"dev": 4.8, "check": 14.8}[part], (part, line)
 
 
 @pytest.mark.parametrize(

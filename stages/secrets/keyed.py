@@ -1,0 +1,120 @@
+"""Keyed assignments: `name <sep> value` where the name says secret (password, token, api_key, …)
+and the value looks like one: not a placeholder, a template, a reference, a call, a word or an id.
+
+The name words and the filters follow detect-secrets' KeywordDetector (its denylist and
+`probably_false_positive`) and gitleaks' generic-api-key (entropy 3.5, its allowlist of names
+like `key_id`, `public_key`, `token_url`). The separators are those of gitleaks'
+GenerateSampleSecrets templates: `=`, `:`, `:=`, `::=`, `?=`, `+=`, `.=`, `=>`, `==`, a CSV comma,
+a YAML block (`: |`), and Go/Kotlin/C# declarations with a type between name and `=`.
+
+For speed the scan starts from the secret words (found in the lowercased text), then matches the
+whole assignment from the start of the name: text without those words costs one search.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from pica.stages.secrets.verify import TEMPLATE, entropy, is_stand_in
+
+# A secret word followed, within the name, by an assignment: most mentions of "token" in prose
+# are not, and are skipped without a full match.
+SECRET_WORD = re.compile(
+    r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat|salt|seed)"
+    r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?\\?[\"']?\]?[ \t]*(?:[:=,?+.!|<>]|is[ \t]|[\"'`]|string|str|char|const))"
+)
+SECRET_NAME = (
+    r"(?:secret|token|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
+    r"|credential|creds|auth|auth[_-]?key|pat|license[_-]?key|account[_-]?key|key|salt|seed)"
+)
+NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
+KEYED = re.compile(
+    r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)(?![A-Za-z])\\?[\"']?\]?"
+    r"(?:[ \t]*:?[ \t]*(?:string|String|str|&str|const\s+char\s*\*|char\s*\*)(?=[ \t]*[:=]))?"
+    r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|:(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
+    r"|[ \t]+is[ \t]+|[ \t]+(?=[\"'])|,(?=[^\s,]))"
+    r"(?:\w+\()?[ \t]*"
+    r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
+    r"|(?P<bare>(?:(?!\\[nrt])[^\s\"'`,;)}\]]){4,300}))"
+)
+# A phrase of words naming the idea rather than being it: real_key, shorter-version, a-fake-key.
+CONCEPT_WORDS = re.compile(
+    r"(?i)key|secret|pass|token|auth|value|version|fake|dummy|sample|test|example|short|long"
+)
+MALFORMED_TOKEN = re.compile(
+    r"^(?:dapi|gh[pousr]_|glpat-|xox[bpae]-|sk-|sk_live_|npm_|hf_|px-(?:api|dep)-|NR[A-Z]{2}-)|NRAL$"
+)
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+IDENTIFIER = re.compile(
+    r"^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(.*)?|[A-Za-z_]\w*\(.*|[A-Za-z_]\w*\[.*|[a-z]+(?:[A-Z][a-z0-9]+)+)$"
+)
+# Names that are not secrets though they end in one of the words (gitleaks' generic-api-key
+# allowlist): ids, public halves, paths, sizes, URLs.
+NOT_SECRET_NAME = re.compile(
+    r"(?i)public|publish|_id$|[a-z]Id$|path|file|url|uri|host|type|name|length|size|count|csrf"
+    r"|endpoint|_format|keyboard|keyword|keypress|keycode|keystore|keyring|monkey|turkey|passage"
+    r"|compass|bypass|passthrough|passive|patch|pattern|spatial"
+)
+# Names of a provider whose secrets have a fixed format: its own rule decides, not this one
+# (a 42-character value under AWS_SECRET_ACCESS_KEY is not an AWS secret key).
+PROVIDER_NAME = re.compile(r"(?i)aws.?secret|meraki|ibm|softlayer|cloudant|sumo|okta|cohere|etsy")
+PASSWORD_NAME = re.compile(r"(?i)pass|pwd|pw\b|pw$")
+
+
+def keyed_value_is_secret(name: str, sep: str, value: str, quote: str) -> bool:
+    """Whether `name = value` holds a credential rather than a placeholder, a word or a reference."""
+    password_name = PASSWORD_NAME.search(name) is not None
+    if sep == ",":  # a CSV row: only a random blob, not the next column's word
+        return not quote and len(value) >= 16 and entropy(value) >= 3.5
+    if sep.strip() == "" and not password_name:
+        return False  # `name "value"` with only a space between is how Gradle writes passwords
+    if NOT_SECRET_NAME.search(name) or PROVIDER_NAME.search(name):
+        return False
+    if is_stand_in(value) or TEMPLATE.search(value) or (quote == "`" and " " in value):
+        return False  # a placeholder, a template or variable, a command substitution
+    if value.startswith(
+        ("http://", "https://", "/", "./", "~/", "%", "@", "env.", "process.env", "os.environ")
+    ):
+        return False
+    if MALFORMED_TOKEN.match(value):
+        return False  # a provider's prefix on a body that is not that provider's format: made up
+    if UUID.match(value):
+        return re.search(r"(?i)key|token|secret", name) is not None
+    if IDENTIFIER.match(value) or re.fullmatch(r"[A-Za-z_]\w*=", value):
+        return False  # a call, an attribute, an indexing, a camelCase identifier, a keyword argument
+    if quote and password_name and re.fullmatch(r"[A-Z0-9_]+", value):
+        return True  # password "ADMIN_PASS": a quoted literal, not a constant's name
+    if re.fullmatch(r"[A-Za-z]+(?:[_-][A-Za-z]+)+", value):
+        return password_name and not CONCEPT_WORDS.search(value)
+    if re.fullmatch(r"\d+|[A-Z][a-z]+(?:[A-Z][a-z]+)*", value):
+        return password_name and quote != "" and len(value) >= 4  # a number, or a type (SecretStr)
+    if re.fullmatch(r"(?i)key", name):  # `key` alone names anything in code: want a random blob
+        return re.fullmatch(r"[A-Za-z0-9+/=]{20,}", value) is not None and entropy(value) >= 3.5
+    if password_name:
+        return len(value) >= 4 if quote else len(value) >= 6 and not re.fullmatch(r"[A-Z_]+", value)
+    if quote and " " in value:
+        return False
+    if re.fullmatch(r"[A-Za-z]+", value) or re.fullmatch(r"[A-Z_]{3,}", value):
+        return False  # a word or a CONSTANT name
+    return len(value) >= 8 and entropy(value) >= 3.0
+
+
+def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each keyed secret value."""
+    done = 0
+    for hit in SECRET_WORD.finditer(lowered):
+        if hit.start() < done:
+            continue
+        start = hit.start()
+        while start > 0 and text[start - 1] in NAME_CHARS:
+            start -= 1
+        match = KEYED.match(text, start)
+        if match is None:
+            continue
+        done = match.end()
+        name, quote = match.group("name"), match.group("q") or ""
+        group = "quoted" if quote else "bare"
+        if keyed_value_is_secret(name, match.group("sep"), match.group(group), quote):
+            kind = "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
+            yield match.start(group), match.end(group), kind

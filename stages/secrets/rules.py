@@ -1,0 +1,869 @@
+"""Secret rules written from each provider's published token format (prefix, alphabet, length,
+checksum) and from the syntaxes that carry credentials whatever their format.
+
+Sources, cited per rule: gitleaks' config/gitleaks.toml (rule id in the comment, "gl:"), Nosey
+Parker's crates/noseyparker/data/default/builtin/rules/*.yml ("np:"), detect-secrets'
+detect_secrets/plugins/*.py ("ds:"), and the providers' own documentation where those cite it.
+
+Each rule declares `keywords`: lowercase literals of which one must occur in the text for the rule
+to run at all (gitleaks' `keywords`). That is the prefilter that keeps redaction fast: most text
+holds none of them. A pattern's first capturing group, where it has one, is the secret; otherwise
+the whole match is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pica.stages.secrets import verify
+
+UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+E = r"(?![A-Za-z0-9])"  # the token ends here
+EW = r"(?![\w-])"  # ... for alphabets that include _ and -
+# gitleaks' assignment between a keyword and its value: `=`, `:`, `:=`, `=>`, `?=`, `,`, `||`
+ASSIGN = r"""[\w.-]{0,25}?['"]?\s{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|\+=|,)[\x60'"\s=]{0,5}"""
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: str
+    keywords: tuple[str, ...]  # () for a pattern led by literals: it always runs
+    pattern: re.Pattern[str]
+    check: Callable[[str], bool] | None = None  # verification of the secret
+    min_entropy: float = 0.0
+    # Characters that may not come right before the match: a token glued to the end of a longer
+    # word, file name or path segment is not that token.
+    not_after: frozenset[str] = frozenset()
+    trusted: Callable[[str], bool] | None = None  # a check so strong it overrules the stand-in test
+    lowered: bool = False  # case-insensitive: matched against the lowercased text (9x faster)
+    near: re.Pattern[str] | None = None  # must match the 60 lowercased characters before the match
+    grow: re.Pattern[str] | None = None  # must match right before the match; joins the secret
+
+
+def rule(
+    kind: str,
+    keywords: str,
+    pattern: str,
+    *,
+    check: Callable[[str], bool] | None = None,
+    entropy: float = 0.0,
+    not_after: str = "A-Za-z0-9",
+    trusted: Callable[[str], bool] | None = None,
+    near: str | None = None,
+    grow: str | None = None,
+) -> Rule:
+    glue = frozenset(c for c in map(chr, range(128)) if not_after and re.match(f"[{not_after}]", c))
+    lowered = pattern.startswith("(?i)")
+    compiled = re.compile(lower_pattern(pattern[4:]) if lowered else pattern)
+    # A pattern that starts with literals is searched as fast as a keyword would be: it needs none.
+    always = not keywords or LITERAL_LED.match(compiled.pattern) is not None
+    return Rule(
+        kind,
+        () if always else tuple(keywords.split()),
+        compiled,
+        check,
+        entropy,
+        glue,
+        trusted,
+        lowered,
+        re.compile(near + r"\Z") if near else None,
+        re.compile("(?:" + grow + r")\Z") if grow else None,
+    )
+
+
+LITERAL_LED = re.compile(r"\\[$.\"#]|[\w<#~-]{2}")
+
+
+def lower_pattern(pattern: str) -> str:
+    """A case-insensitive pattern rewritten to match lowercased text: letters lowered, escapes
+    (\\S, \\Z, \\x60) kept. Python's IGNORECASE disables the literal-prefix search; this keeps it."""
+    out, escaped = [], False
+    for char in pattern:
+        out.append(char if escaped else char.lower())
+        escaped = not escaped and char == "\\"
+    return "".join(out)
+
+
+def keyed(kind: str, names: str, value: str, keywords: str, *, entropy: float = 0.0) -> Rule:
+    """A provider's secret written after its name (`SUMO_ACCESS_KEY = "…"`), the way gitleaks
+    builds its context rules: the name, up to 25 more name characters, an assignment, the value."""
+    pattern = r"(?i)(?:" + names + r")" + ASSIGN + r"(" + value + r")(?![\w+/=-])"
+    return rule(kind, keywords, pattern, entropy=entropy, not_after="")
+
+
+def assignment(kind: str, prefix: str, keyword: str, value: str, keywords: str) -> Rule:
+    """detect-secrets' build_assignment_regex: `<prefix>(-|_|)<keyword> <assignment> <value>` with
+    optional quotes and brackets (ds: plugins/base.py), case-insensitive."""
+    pattern = (
+        r"(?i)(?:" + prefix + r")[-_]?(?:" + keyword + r")['\"]?\]?\s*"
+        r"(?:=|:|:=|=>| +|::)\s*['\"]?(" + value + r")(?![\w-])"
+    )
+    return rule(kind, keywords, pattern, not_after=r"\w")
+
+
+PEM_END = r"(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|\Z)"
+GOOGLE_PUBLIC_KEYS = {  # gl: gcp-api-key allowlist, keys published in Google's own SDKs
+    "AIzaSyabcdefghijklmnopqrstuvwxyz1234567",
+    "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs",
+    "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM",
+    "AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU",
+    "AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0",
+    "AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A",
+    "AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c",
+    "AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4",
+    "AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY",
+    "AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM",
+    "AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ",
+    "AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g",
+    "AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU",
+    "AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw",
+    "AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE",
+    "AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY",
+}
+
+
+def pem_body_ok(block: str) -> bool:
+    """A key block holds at least 50 base64 characters (np: pem.1), not `anything`."""
+    return len(re.findall(r"[A-Za-z0-9+/=]", block.split("-----", 2)[-1])) >= 50
+
+
+def has_digit(value: str) -> bool:
+    return any(c.isdigit() for c in value)
+
+
+# Provider token formats.
+TOKENS: list[Rule] = [
+    # RFC 7468 PEM; OpenSSH and PKCS#8 keys use the same armour (gl: private-key; np: pem.1).
+    rule(
+        "private_key",
+        "-----begin",
+        r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----END)[\s\S]){40,12000}?" + PEM_END,
+        check=pem_body_ok,
+        not_after="",
+    ),
+    # np: pem.2, PEM base64-encoded again (Kubernetes secrets, kubeconfig client-key-data)
+    rule("private_key", "ls0tls1crudjti", r"LS0tLS1CRUdJTi[A-Za-z0-9+/=]{40,}", check=verify.b64_pem_ok),
+    # PuTTY .ppk: the private part follows `Private-Lines: N`
+    rule(
+        "private_key",
+        "private-lines",
+        r"Private-Lines: *\d+\r?\n((?:[A-Za-z0-9+/=]{4,}\r?\n?)+)",
+        not_after="",
+    ),
+    # age identities are bech32 (np: age.2; age-encryption.org/v1)
+    rule("private_key", "age-secret-key-1", r"AGE-SECRET-KEY-1[0-9A-Z]{58}" + E),
+    # WireGuard keys are 32 bytes, base64 (np: wireguard.1, wireguard.2)
+    rule("private_key", "privatekey", r"PrivateKey\s*=\s*([A-Za-z0-9+/]{42}[A-Za-z0-9+/=]=?)"),
+    rule("generic_api_key", "presharedkey", r"PresharedKey\s*=\s*([A-Za-z0-9+/]{43}=)"),
+    # gl: anthropic-api-key / anthropic-admin-api-key, np: anthropic.1: 93-95 characters then AA
+    rule(
+        "anthropic_api_key",
+        "sk-ant-",
+        r"sk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_-]{80,120}" + EW,
+        not_after=r"\w.-",
+    ),
+    # gl: openai-api-key (project, service-account and admin keys carry T3BlbkFJ, "OpenAI" in
+    # base64); np: openai.1 (legacy sk- + 48); ds: OpenAIDetector
+    rule(
+        "openai_api_key",
+        "sk-",
+        r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}"
+        r"|sk-[A-Za-z0-9_-]*[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9_-]{20,}"
+        r"|sk-[A-Za-z0-9]{48}" + E,
+        not_after=r"\w.-",
+    ),
+    # AWS access key ids: a 4-letter resource prefix + 16 base32 (gl: aws-access-token, entropy 3;
+    # np: aws.1; AWS IAM "Unique identifiers"). `...EXAMPLE` keys are AWS's documentation.
+    rule(
+        "aws_access_key_id",
+        "",  # its alternation of prefixes is searched as fast as any keyword
+        r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA|ASCA)[A-Z0-9]{16}" + E,
+        check=lambda s: not s.endswith("EXAMPLE"),
+        entropy=3.0,
+    ),
+    # np: aws.6, a key id followed closely by its 40-character secret
+    rule(
+        "aws_secret_access_key",
+        "",
+        r"(?:A3T[A-Z0-9]|AKIA|ASIA)[A-Z0-9]{16}(?s:.){1,40}?(?<![A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})"
+        r"(?![A-Za-z0-9/+=])",
+        entropy=3.5,
+    ),
+    # gl: aws-amazon-bedrock-api-key-long-lived / -short-lived
+    rule("aws_bedrock_api_key", "absk", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}"),
+    rule(
+        "aws_bedrock_api_key", "bedrock-api-key-", r"bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[\w%+/=&-]*"
+    ),
+    # np: aws.5 Amazon MWS; np: appsync.1
+    rule("aws_other_token", "amzn.mws.", r"amzn\.mws\." + UUID),
+    rule("aws_other_token", "da2-", r"da2-[a-z0-9]{26}" + E),
+    # GitHub: prefix _ + 30 base62 + 6-digit base62 CRC32 (github.blog 2021-04-05); gl: github-pat,
+    # github-oauth, github-app-token, github-refresh-token, github-fine-grained-pat; np: github.1-7
+    rule(
+        "github_token",
+        "ghp_ gho_ ghu_ ghs_ ghr_",
+        r"gh[pousr]_[A-Za-z0-9]{36,76}" + E,
+        trusted=verify.crc32_tail_ok,
+        entropy=3.0,
+    ),
+    rule("github_token", "github_pat_", r"github_pat_\w{82}" + E, entropy=3.0),
+    # GitLab token prefixes (docs.gitlab.com/ee/security/token_overview.html; gl: gitlab-*; ds:
+    # GitLabTokenDetector; np: gitlab.1-3)
+    rule(
+        "gitlab_token",
+        "glpat- gldt- glft- glsoat- glrt- glcbt- glffct- glimt- glptt- glagent- gloas-",
+        r"gl(?:pat|dt|ft|soat|rt|cbt|ffct|imt|ptt|agent|oas)-[\w.-]{20,300}" + r"(?![\w.-])",
+        entropy=3.0,
+    ),
+    rule("gitlab_token", "gr1348941", r"GR1348941[\w-]{20,50}" + EW),
+    rule("gitlab_token", "_gitlab_session=", r"_gitlab_session=([0-9a-z]{32})" + E),
+    # Slack: xox[abeoprs]- tokens (api.slack.com/authentication/token-types; gl: slack-*;
+    # np: slack.2-6; ds: SlackDetector)
+    rule("slack_token", "xoxa- xoxb- xoxo- xoxp- xoxr- xoxs-", r"xox[abposr]-(?:\d+-)*[A-Za-z0-9-]{8,}" + EW),
+    rule("slack_token", "xoxe", r"(?i)xoxe(?:\.xox[bp])?-\d-[A-Z0-9]{100,}" + E),
+    rule("slack_token", "xoxe-", r"xoxe-(?:\d+-){2,}[A-Za-z0-9-]{20,}" + EW),
+    rule("slack_token", "xapp-", r"(?i)xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+|xapp-\d{12}-[A-Za-z0-9/+]{24}" + E),
+    # Teams incoming webhooks (np: msteams.1; gl: microsoft-teams-webhook)
+    rule(
+        "msteams_token",
+        "webhook.office.com outlook.office",
+        r"https://(?:[\w-]+\.webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)/[\w@%/-]{30,}",
+        not_after="",
+    ),
+    rule(
+        "slack_webhook_url",
+        "hooks.slack.com",
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_]{20,}",
+        not_after="",
+    ),
+    # Stripe secret and restricted keys (stripe.com/docs/keys; gl: stripe-access-token; np: stripe)
+    rule(
+        "stripe_api_key",
+        "",
+        r"k_(?:live|test|prod)_[A-Za-z0-9]{10,99}" + E,
+        entropy=2.0,
+        not_after="",
+        grow=r"(?<![\w.-])[sr]",
+    ),
+    # Google (gl: gcp-api-key + its allowlist; np: google.2-5)
+    rule(
+        "google_api_key",
+        "aiza",
+        r"AIza[\w-]{35}" + EW,
+        check=lambda s: s not in GOOGLE_PUBLIC_KEYS,
+        entropy=3.5,
+    ),
+    rule("google_oauth_client_secret", "gocspx-", r"GOCSPX-[\w-]{28}" + EW),
+    rule(
+        "google_oauth_client_secret",
+        "secret",
+        r"(?i)client.?secret.{0,10}?(?<![\w-])([a-z0-9_-]{24})(?![\w-])",
+        entropy=3.5,
+        not_after="",
+    ),
+    rule("google_oauth_access_token", "ya29.", r"ya29\.[\w-]{20,1024}"),
+    # Hugging Face (huggingface.co/docs/hub/security-tokens; gl: huggingface-*; np: huggingface.1)
+    rule("huggingface_token", "hf_ api_org_", r"(?:hf_|api_org_)[A-Za-z]{34}" + E, not_after=r"\w"),
+    # npm granular tokens: npm_ + 36 base62 with the GitHub-style CRC32 tail (np: npm.1)
+    rule("npm_token", "npm_", r"npm_[A-Za-z0-9]{36}" + E, trusted=verify.crc32_tail_ok),
+    # PyPI tokens are macaroons whose base64 starts with the location "pypi.org" (np: pypi.1;
+    # warehouse docs/development/token-scanning.rst)
+    rule("pypi_token", "pypi-ageichlwas5vcmc", r"pypi-AgEIcHlwaS5vcmc[\w-]{50,}"),
+    # SendGrid: SG.<22>.<43> (np: sendgrid.1; ds: SendGridDetector)
+    rule("sendgrid_api_key", "sg.", r"SG\.[\w-]{22}\.[\w-]{43}" + EW),
+    # Twilio API key SIDs: SK + 32 hex (gl: twilio-api-key; np: twilio.1)
+    rule("twilio_api_key", "sk", r"SK[0-9a-fA-F]{32}" + E, entropy=3.0, not_after=r"\w./-"),
+    # Mailchimp: 32 hex + datacenter (ds: MailchimpDetector; np: mailchimp.1)
+    rule("mailchimp_api_key", "-us", r"-us\d{1,3}" + E, not_after="", grow=r"(?<![\w./-])[0-9a-f]{32}"),
+    # np: mailgun.1; gl: mailgun-private-api-token
+    rule("mailgun_api_key", "key-", r"(?i)(?:mailgun|\bmg).{0,20}?key-([a-z0-9]{32})" + E, not_after=""),
+    # Telegram bot tokens: bot id, colon, 35 characters starting with A (core.telegram.org/bots/api;
+    # np: telegram.1; ds: TelegramBotTokenDetector)
+    rule("telegram_bot_token", ":a", r":A[\w-]{33,34}" + EW, not_after="", grow=r"(?<!\w)\d{5,16}"),
+    # Discord bot tokens: base64 user id . timestamp . HMAC (ds: DiscordBotTokenDetector)
+    rule(
+        "discord_bot_token",
+        ".",
+        r"\.[\w-]{6}\.[\w-]{27,38}" + EW,
+        not_after="",
+        grow=r"(?<![\w.-])[MNO][\w-]{23,25}",
+        entropy=3.5,
+    ),
+    # HashiCorp: Terraform Cloud tokens (gl: hashicorp-tf-api-token); Vault hvs./hvb./hvr. (>=1.10,
+    # gl: vault-service-token, vault-batch-token; np: hashicorp.4-6); legacy s./b./r. tokens need a
+    # digit (gl allowlist `s\.[A-Za-z]{24}`) and a vault/token word near (np: hashicorp.1-3)
+    rule("hashicorp_token", "atlasv1", r"(?i)[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,70}", entropy=3.0),
+    rule("hashicorp_token", "hvs. hvb. hvr.", r"hv[sbr]\.[\w-]{24,300}" + EW, entropy=3.0),
+    rule(
+        "hashicorp_token",
+        "vault token key client api",
+        r"\.[A-Za-z0-9]{24,100}" + E,
+        check=has_digit,
+        entropy=3.0,
+        not_after="",
+        grow=r"(?<![\w.])[sbr]",
+        near=r"(?:vault|client|token|key|api).{0,15}[sbr]",
+    ),
+    # Vault unseal keys as `vault operator init` prints them (np: hashicorp.7)
+    rule("hashicorp_token", "", r"Unseal Key \d+: ([A-Za-z0-9+/]{43,44}={0,2})", not_after=""),
+    # Databricks PATs (np: databricks.1; gl: databricks-api-token)
+    rule("databricks_token", "dapi", r"dapi[a-f0-9]{32}(?:-\d+)?" + E, entropy=3.0),
+    # DigitalOcean (np: digitalocean.1-3)
+    rule("digitalocean_token", "doo_v1_ dop_v1_ dor_v1_", r"do[opr]_v1_[a-f0-9]{64}" + E),
+    # New Relic (docs.newrelic.com/docs/apis/intro-apis/new-relic-api-keys; np: newrelic.1-9)
+    rule(
+        "newrelic_key",
+        "nrak- nraa- nrii- nriq- nrra- nrjs-",
+        r"(?i)NR(?:AK|AA|II|IQ|RA|JS)-[\w-]{19,42}" + EW,
+    ),
+    rule("newrelic_key", "", r"NRAL" + E, not_after="", grow=r"(?<!\w)[A-Za-z0-9]{6}[a-fA-F0-9]{30}"),
+    rule(
+        "newrelic_key",
+        "new relic",
+        r"(?i)associated with your New Relic account\.\s+license_key:\s*([a-f0-9]{40})" + E,
+        not_after="",
+    ),
+    rule("newrelic_key", "px-api- px-dep-", r"(?i)px-(?:api|dep)-" + UUID + E),
+    # SonarQube tokens: sq[pua]_ + 40 hex (docs.sonarsource.com user tokens; gl: sonar-api-token)
+    rule("sonarqube_token", "sqp_ sqa_ squ_", r"sq[pua]_[A-Za-z0-9]{40}" + E),
+    # Sourcegraph (np: sourcegraph.1; gl: sourcegraph-access-token), Segment (np: segment.1)
+    rule("sourcegraph_token", "sgp_", r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}" + E),
+    rule("sourcegraph_token", "sgs_", r"sgs_[a-fA-F0-9]{64}" + E),
+    rule("segment_token", "sgp_", r"sgp_[A-Za-z0-9]{64}" + E),
+    # Grafana (np: grafana.1-3; gl: grafana-*)
+    rule("grafana_token", "eyjrijoi", r"eyJrIjoi[A-Za-z0-9]{60,400}={0,3}", entropy=3.0),
+    rule("grafana_token", "glc_", r"glc_[A-Za-z0-9+/]{32,400}={0,3}", entropy=3.0),
+    rule("grafana_token", "glsa_", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + E),
+    # Dependency-Track (np: dtrack.1)
+    rule("dtrack_token", "odt_", r"odt_[A-Za-z0-9]{32,255}" + E),
+    # Doppler (docs.doppler.com/reference/auth-token-formats; np: doppler.1-6)
+    rule(
+        "doppler_token",
+        "dp.",
+        r"dp\.(?:pt|sa|ct|scim|audit|st(?:\.[a-z0-9_-]{2,35})?)\.[A-Za-z0-9]{40,44}" + E,
+    ),
+    rule("pulumi_token", "pul-", r"pul-[a-f0-9]{40}" + E, not_after=r"\w./-"),  # gl: pulumi-api-token
+    rule("postman_token", "pmak-", r"(?i)PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + E),  # np: postman.1
+    rule("shopify_token", "shpat_ shpca_ shppa_ shpss_", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + E),
+    # Atlassian API tokens end in =<8 hex CRC> (np: atlassian.1; gl: atlassian-api-token)
+    rule("atlassian_token", "atatt3", r"ATATT3[\w=-]{150,250}" + EW),
+    rule(
+        "atlassian_token",
+        "atlassian confluence jira",
+        r"(?i)(?:atlassian|confluence|jira)" + ASSIGN + r"([a-z0-9]{20}[a-f0-9]{4})(?![\w-])",
+        entropy=3.5,
+        not_after="",
+    ),
+    rule("bitbucket_token", "atbb", r"ATBB[A-Za-z0-9]{32}" + E),  # np: bitbucket.1
+    # Fly.io (gl: flyio-access-token, entropy 4)
+    rule(
+        "flyio_token",
+        "fo1_ fm1 fm2_",
+        r"fo1_[\w-]{43}|fm1[ar]_[A-Za-z0-9+/]{100,}={0,3}|fm2_[A-Za-z0-9+/]{100,}={0,3}",
+        entropy=4.0,
+    ),
+    rule("infracost_token", "ico-", r"ico-[A-Za-z0-9]{32}(?![\w.-])", not_after=r"\w./-", entropy=3.0),
+    rule("prefect_token", "pnu_", r"pnu_[A-Za-z0-9]{36}" + E, entropy=2.0),  # gl: prefect-api-token
+    rule("readme_token", "rdme_", r"rdme_[a-z0-9]{70}" + E, entropy=2.0),  # gl: readme-api-token
+    rule("groq_token", "gsk_", r"gsk_[A-Za-z0-9]{52}" + E),  # np: groq.1
+    rule("tavily_token", "tvly-", r"tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}" + E),  # np: tavily.1
+    rule("firecrawl_token", "fc-", r"fc-[a-f0-9]{32}" + E, not_after=r"\w./-"),  # np: firecrawl.1
+    rule("jina_token", "jina_", r"jina_[A-Za-z0-9]{60}" + E),  # np: jina.1
+    rule("perplexity_token", "pplx-", r"pplx-[A-Za-z0-9]{48}" + E, entropy=4.0),  # gl: perplexity
+    rule("adafruit_token", "aio_", r"aio_[A-Za-z0-9]{28}" + E),  # np: adafruit.1
+    rule("adobe_token", "p8e-", r"(?i)p8e-[a-z0-9-]{32}(?![a-z0-9-])"),  # np: adobe.1
+    rule("rubygems_token", "rubygems_", r"rubygems_[a-f0-9]{48}" + E),  # np: rubygems.1
+    rule("scalingo_token", "tk-us-", r"tk-us-[\w-]{48}" + EW),  # gl: scalingo-api-token
+    rule("stackhawk_token", "hawk.", r"hawk\.[\w-]{20}\.[\w-]{20}" + EW),  # np: stackhawk.1
+    rule("linear_token", "lin_api_", r"(?i)lin_api_[a-z0-9]{40}" + E),  # gl: linear-api-key
+    rule("clickhouse_token", "4b1d", r"4b1d[A-Za-z0-9]{38}" + E, entropy=3.0),  # gl: clickhouse
+    rule("dockerhub_token", "dckr_pat_", r"dckr_pat_[\w-]{27}" + EW),  # np: dockerhub.1
+    rule("nuget_token", "oy2", r"oy2[a-z0-9]{43}" + E),  # np: nuget.1
+    rule("octopus_token", "api-", r"API-[A-Z0-9]{26}" + E, entropy=3.0, not_after=r"\w./-"),
+    rule("sentry_token", "sntrys_", r"sntrys_eyJ[A-Za-z0-9+/=_]{50,}", entropy=4.5),  # gl: sentry-org
+    rule("sentry_token", "sntryu_", r"sntryu_[a-f0-9]{64}" + E),  # gl: sentry-user-token
+    # 1Password (gl: 1password-secret-key entropy 3.8, 1password-service-account-token entropy 4)
+    rule("onepassword_secret", "ops_", r"ops_eyJ[A-Za-z0-9+/]{250,}={0,3}", entropy=4.0),
+    rule(
+        "onepassword_secret",
+        "a3-",
+        r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}" + E,
+        entropy=3.8,
+    ),
+    # Notion integration secrets (gl: notion-api-token entropy 4; developers.notion.com)
+    rule("notion_token", "ntn_", r"ntn_\d{11}[A-Za-z0-9]{35}" + E, entropy=4.0),
+    rule("notion_token", "secret_", r"secret_[A-Za-z0-9]{43}" + E, entropy=4.0, not_after=r"\w"),
+    # Salesforce session ids: 15-character org id ! opaque part (np: salesforce.1)
+    rule("salesforce_token", "!", r"00[A-Za-z0-9]{13}![A-Za-z0-9._]{80,}", not_after=r"\w"),
+    # Square (np: square.1-2; gl: square-access-token)
+    rule("square_token", "sq0atp- sq0csp- sq0idp-", r"sq0(?:atp|csp)-[\w-]{22,43}" + EW),
+    rule("square_token", "eaaa", r"EAAA[\w-]{22,60}" + EW, entropy=3.0),
+    # Facebook (gl: facebook-page-access-token, facebook-access-token; np: facebook.2)
+    rule("facebook_token", "eaam eaac", r"EAA[MC][A-Za-z0-9]{90,}" + E, entropy=4.0),
+    rule("facebook_token", "facebook", r"\d{15,16}(?:\||%7C)[\w-]{27,40}" + EW, entropy=3.0),
+    rule("intra42_token", "s-s4t2", r"s-s4t2(?:ud|af)-[a-fA-F0-9]{64}" + E),  # gl: intra42
+    rule("cloudflare_token", "v1.0-", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}" + E),  # gl: origin-ca
+    rule("mapbox_token", "sk.eyj tk.eyj", r"[st]k\.eyJ[\w-]{20,}\.[\w-]{20,}"),  # np: mapbox.2-3
+    rule("dynatrace_token", "dt0", r"dt0[a-z]\d{2}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}" + E),
+    rule("django_secret_key", "django-insecure-", r"django-insecure-[^\s'\"]{20,}"),
+    rule("openshift_token", "sha256~", r"sha256~[\w-]{43}" + EW),  # gl: openshift-user-token
+    rule("dropbox_token", "sl.", r"sl\.[\w-]{130,152}" + EW, not_after=r"\w."),  # np: dropbox.1
+    rule("twitch_token", "live_", r"live_\d{8,12}_[A-Za-z0-9]{30,36}" + E),  # np: twitch.1
+    rule("heroku_api_key", "hrku-aa", r"HRKU-AA[\w-]{58}" + EW),  # gl: heroku-api-key-v2
+    rule(
+        "easypost_token", "ezak eztk", r"EZ[AT]K[A-Za-z0-9]{54}" + E, entropy=2.0
+    ),  # gl: easypost-api-token, easypost-test-api-token
+    rule("maxmind_token", "_mmk", r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk" + E, entropy=4.0),
+    # Artifactory API keys (AKCp + 69) and reference tokens (cmVmd + 59): gl: artifactory-*, np:
+    # artifactory.1, entropy 4.5
+    rule("artifactory_token", "akcp", r"AKCp[A-Za-z0-9]{69}" + E, entropy=4.5),
+    rule("artifactory_token", "cmvmd", r"cmVmd[A-Za-z0-9]{59}" + E, entropy=4.5),
+    # Azure AD client secrets: 3 chars, a digit, Q~, 31-34 chars (gl: azure-ad-client-secret)
+    rule(
+        "azure_credential",
+        "q~",
+        r"[\w~.]{3}\dQ~[\w~.-]{31,34}(?![\w~.-])",
+        entropy=3.0,
+        not_after=r"\w~.-",
+    ),
+    # Azure DevOps PATs: 52 base32 characters (np: azure.3)
+    rule(
+        "azure_credential",
+        "ado_pat pat_token personal $token",
+        r"(?i)(?:ado_pat|pat_token|personal_?access_?token|\$token)\s*=\s*[\"']([a-z0-9]{52})[\"']",
+        not_after=r"\w",
+    ),
+    # ... and the 84-character format whose signature `AZDO` sits at position 76
+    rule("azure_credential", "azdo", r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}" + E, entropy=4.0),
+    # crypt(3) password hashes (np: pwhash.1-5, krb5.asrep.23.1; hashcat example_hashes)
+    rule(
+        "password_hash",
+        "",
+        r"\$(?:1|2[abxy]?|5|6|7|8|9|y|gy|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*|krb5asrep\$\d+"
+        r"|krb5tgs\$\d+)\$[^\s'\"]{20,}",
+        not_after="",
+    ),
+    # Kubernetes bootstrap tokens: 6 + 16 lowercase alphanumerics (kubernetes.io bootstrap-tokens
+    # "Token format"; np: kubernetes.1); kubeadm's documented abcdef.0123456789abcdef is an example
+    rule(
+        "kubernetes_token",
+        ".",
+        r"\.[a-z0-9]{16}(?![\w.])",
+        check=lambda s: s != "abcdef.0123456789abcdef" and has_digit(s) and not s.isdigit(),
+        entropy=3.0,
+        not_after="",
+        grow=r"(?<![\w.])[a-z0-9]{6}",
+    ),
+    # JWT: three base64url parts, the first two JSON objects (RFC 7519; gl: jwt; np: jwt.1;
+    # ds: JwtTokenDetector); verified by decoding the header
+    rule(
+        "jwt",
+        "eyj",
+        r"eyJ[\w-]{10,}\.eyJ[\w/\\-]{10,}(?:\.[\w/\\-]+={0,2})?",
+        check=verify.jwt_ok,
+        not_after=r"\w",
+    ),
+    rule("jwt_token", "zxlk", r"ZXlK[A-Za-z0-9/\\_+-]{40,}={0,2}", entropy=2.0),  # gl: jwt-base64
+]
+
+# Credentials written in a provider's context: the name says which provider, the value has its
+# format. Mirrors gitleaks' keyword rules and Nosey Parker's context rules.
+CONTEXTUAL: list[Rule] = [
+    keyed("sumologic_key", "sumo", r"su[a-zA-Z0-9]{12}|[a-zA-Z0-9]{64}", "sumo", entropy=3.0),
+    keyed(
+        "snyk_token",
+        r"snyk[_.-]?(?:(?:api|oauth)[_.-]?)?(?:key|token)",
+        UUID,
+        "snyk",
+    ),
+    keyed("sonarqube_token", r"sonar[_.-]?(?:login|token)", r"[a-z0-9=_-]{40}", "sonar"),
+    rule(
+        "sonarqube_token",
+        "sonar",
+        r"(?i)sonar.{0,5}login.{0,5}\s*(?<![\w])([a-f0-9]{40})(?![\w])",
+        not_after="",
+    ),
+    keyed("cohere_token", r"cohere|CO_API_KEY", r"[a-zA-Z0-9]{40}", "cohere co_api_key", entropy=4.0),
+    keyed("cisco_token", r"meraki", r"[0-9a-f]{40}", "meraki", entropy=3.0),
+    keyed("etsy_token", r"etsy", r"[a-z0-9]{24}", "etsy", entropy=3.0),
+    keyed("twitch_token", r"twitch", r"[a-z0-9]{30}", "twitch"),
+    keyed("discord_bot_token", r"discord", r"[a-f0-9]{64}|[a-z0-9=_-]{32}", "discord", entropy=2.0),
+    keyed(
+        "facebook_token", r"facebook|\bfb", r"[a-f0-9]{32}", "facebook fbapi fb_ fbkey fbsecret", entropy=3.0
+    ),
+    keyed("heroku_api_key", r"heroku", UUID, "heroku"),
+    keyed("hubspot_token", r"hubspot", UUID, "hubspot"),
+    keyed(
+        "messagebird_token",
+        r"message[_-]?bird",
+        UUID + r"|[a-z0-9]{25}",
+        "messagebird message-bird message_bird",
+    ),
+    keyed("okta_token", r"okta", r"00[\w=-]{40}", "okta", entropy=4.0),
+    keyed(
+        "privateai_token", r"private[_-]?ai", r"[a-z0-9]{32}", "privateai private_ai private-ai", entropy=3.0
+    ),
+    keyed("figma_token", r"figma", r"[0-9a-f]{4}-" + UUID, "figma"),
+    keyed("postmark_api_token", r"postmark", UUID, "postmark"),
+    keyed("linkedin_secret", r"linked[_-]?in", r"[a-z0-9]{16}", "linkedin linked_in linked-in", entropy=2.0),
+    keyed("twitter_secret", r"twitter", r"[a-z0-9]{35,50}", "twitter"),
+    keyed("beamer_token", r"beamer", r"b_[a-z0-9=_-]{44}", "beamer"),
+    keyed("cloudflare_token", r"cloudflare", r"[a-z0-9_-]{40}|[a-f0-9]{37}", "cloudflare", entropy=2.0),
+    keyed("mapbox_token", r"mapbox", r"pk\.[a-z0-9]{60}\.[a-z0-9]{22}", "mapbox"),
+    keyed("jenkins_token", r"jenkins", r"[0-9a-f-]{32,36}", "jenkins"),
+    keyed("sauce_token", r"sauce", r"[0-9a-f-]{36}", "sauce"),
+    keyed("kagi_token", r"kagi", r"[\w-]{11}\.[\w-]{43}", "kagi"),
+    keyed("aws_session_token", r"aws.?session(?:.?token)?|aws.?token", r"[A-Za-z0-9/+=]{16,}", "aws"),
+    # np: aws.2, the 40-character secret key under its name
+    keyed(
+        "aws_secret_access_key",
+        r"aws_?(?:secret)?_?(?:access)?_?(?:key)?",
+        r"[A-Za-z0-9/+=]{40}",
+        "aws",
+        entropy=3.0,
+    ),
+    # np: okta.1 (also `Authorization: SSWS 00…`)
+    rule(
+        "okta_token",
+        "okta ssws",
+        r"(?is)(?:okta|ssws).{0,40}?(?<![\w-])(00[a-z0-9_-]{39}[a-z0-9_])(?![\w-])",
+        not_after="",
+    ),
+    rule(
+        "heroku_api_key", "heroku", r"(?i)heroku.{0,20}key.{0,20}?(?<![\w-])(" + UUID + r")" + E, not_after=""
+    ),
+    rule(
+        "kagi_token",
+        "kagi",
+        r"(?s)(?:kagi|KAGI).{0,100}?(?<![\w-])([\w-]{11}\.[\w-]{43})(?![\w-])",
+        not_after="",
+    ),
+    rule(
+        "jenkins_token",
+        "jenkins",
+        r"(?i)jenkins.{0,10}(?:crumb|token)?.{0,10}?(?<![\w-])([0-9a-f-]{32,36})(?![\w-])",
+        not_after="",
+    ),
+    rule("sauce_token", "sauce", r"(?i)sauce.{0,50}?(?<![\w-])([a-f0-9-]{36})(?![\w-])", not_after=""),
+    rule(
+        "postmark_api_token",
+        "postmark",
+        r"(?i)postmark[a-z0-9_-]{0,20}.{0,10}?(?<![\w-])(" + UUID + r")" + E,
+        not_after="",
+    ),
+    rule("figma_token", "figma", r"(?i)figma.{0,20}?(?<![\w-])([0-9a-f]{4}-" + UUID + r")" + E, not_after=""),
+    rule(
+        "mailchimp_api_key",
+        "mailchimp",
+        r"(?i)(?:mailchimp|\bmc).{0,20}?([a-f0-9]{32}-us\d{1,3})" + E,
+        not_after="",
+    ),
+    rule("twilio_api_key", "twilio", r"(?i)twilio.{0,20}?(?<![\w])(sk[a-f0-9]{32})" + E, not_after=""),
+    rule(
+        "facebook_token",
+        "facebook fbapi fb_ fbkey fbsecret fbapp",
+        r"(?i)(?<![a-z])(?:facebook|fb).?(?:api|app|application|client|consumer|customer|secret|key).?"
+        r"(?:key|oauth|sec|secret)?.{0,2}\s{0,20}.{0,2}\s{0,20}.{0,2}?(?<![a-z0-9])([a-z0-9]{32})(?![a-z0-9])",
+        not_after="",
+    ),
+    rule(
+        "twitter_secret",
+        "twitter",
+        r"(?i)twitter.?(?:api|app|application|client|consumer|customer|secret|key).?(?:key|oauth|sec|secret)?"
+        r".{0,2}\s{0,20}.{0,2}\s{0,20}.{0,2}?(?<![a-z0-9])([a-z0-9]{35,44})(?![a-z0-9])",
+        not_after="",
+    ),
+    rule(
+        "linkedin_secret",
+        "linkedin",
+        r"(?i)linkedin.?(?:api|app|application|client|consumer|customer|secret|key).?(?:key|oauth|sec|secret)?"
+        r".{0,2}\s{0,20}.{0,2}\s{0,20}.{0,2}?(?<![a-z0-9])([a-z0-9]{16})(?![a-z0-9])",
+        not_after="",
+    ),
+    rule(
+        "github_token",
+        "github",
+        r"(?i)github.?(?:api|app|application|client|consumer|customer|secret|key).?(?:key|oauth|sec|secret)?"
+        r".{0,2}\s{0,20}.{0,2}\s{0,20}.{0,2}?(?<![a-z0-9])([a-z0-9]{40})(?![a-z0-9])",
+        not_after="",
+    ),
+    rule(
+        "generic_api_key",
+        "gitalk",
+        r"new\s+Gitalk\s*\(\s*\{\s*clientID:\s*'[a-f0-9]{20}',\s*clientSecret:\s*'([a-f0-9]{40})'",
+        not_after="",
+    ),
+    # Mapbox (np: mapbox.1-3 want "mapbox" within 30 characters)
+    rule(
+        "mapbox_token",
+        "mapbox",
+        r"(?is)mapbox.{0,30}?([spt]k\.[a-z0-9+/=-]{32,128}\.[a-z0-9+/=-]{20,30})(?![a-z0-9+/=-])",
+        not_after="",
+    ),
+    # NASA (np: nasa.1), Blynk (np: blynk.*), particle.io (np: particleio.1-2), ThingsBoard
+    # (np: thingsboard.1-3), TrueNAS (np: truenas.1-2): the token in its API URL or header
+    rule("nasa_token", "nasa.gov", r"nasa\.gov/.{0,200}?api_key=([A-Za-z0-9]{40})" + E, not_after=""),
+    rule(
+        "blynk_token",
+        "blynk.cloud",
+        r"blynk\.cloud/[\w/\\?=&\s-]*?(?:token=|client_secret=|oa2-client-id_[\w-]{32}:|Bearer\s*)"
+        r"([\w-]{32,40})" + EW,
+        not_after="",
+    ),
+    rule(
+        "blynk_token",
+        "blynk.cloud",
+        r"(?:Bearer\s*|oa2-client-id_[\w-]{32}:)([\w-]{40})[\"\s\\]*https://(?:\w+\.)*blynk\.cloud",
+        not_after="",
+    ),
+    rule(
+        "particleio_token",
+        "api.particle.io",
+        r"(?:access_token=|Authorization:\s*Bearer\s*)([a-zA-Z0-9]{40})" + E,
+        not_after="",
+    ),
+    rule("thingsboard_token", "thingsboard", r"thingsboard\.cloud/api/v1/([a-z0-9]{20})" + E, not_after=""),
+    rule(
+        "thingsboard_token",
+        "provisiondevice",
+        r"\"provisionDevice(?:Key|Secret)\"\s*:\s*\"([a-z0-9]{20})\"",
+        not_after="",
+    ),
+    rule("truenas_token", "params", r"\"params\"\s*:\s*\[\s*\"(\d+-[a-zA-Z0-9]{64})\"", not_after=""),
+    rule("truenas_token", "bearer", r"Bearer\s*(\d+-[a-zA-Z0-9]{64})" + E, not_after=""),
+    # Sidekiq Enterprise credentials (gl: sidekiq-secret, sidekiq-sensitive-url)
+    rule(
+        "sidekiq_secret",
+        "contribsys__com",
+        r"(?i)BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM" + ASSIGN + r"([a-f0-9]{8}:[a-f0-9]{8})" + E,
+        not_after="",
+    ),
+    rule(
+        "url_with_credentials",
+        "contribsys.com",
+        r"(?i)https?://([a-f0-9]{8}:[a-f0-9]{8})@(?:gems|enterprise)\.contribsys\.com",
+        not_after="",
+    ),
+    # JWT signing secrets in config (np: jwt.2-3)
+    rule(
+        "jwt_signing_secret",
+        "jwt",
+        r"(?im)^\s*(?:jwt:\s+secret:|jwtsecret:)\s+(?:\"([^\"\n]{6,200})\"|'([^'\n]{6,200})')",
+        not_after="",
+    ),
+    # Django's generated settings (np: django.1)
+    rule(
+        "django_secret_key",
+        "security warning",
+        r"# SECURITY WARNING: keep the secret key used in production secret!\s*.{0,5}SECRET_KEY\s*=\s*"
+        r"r?[\"']([^\"'\n]{5,100})[\"']",
+        not_after="",
+    ),
+    # IBM Cloud (ds: IbmCloudIamDetector, IbmCosHmacDetector, SoftlayerDetector, CloudantDetector)
+    assignment(
+        "ibm_cloud_credential",
+        r"ibm[_-]?cloud[_-]?iam|cloud[_-]?iam|ibm[_-]?cloud|ibm[_-]?iam|ibm|iam|cloud",
+        r"(?:api|platform|)[_-]?(?:key|pwd|password|pass|token)",
+        r"[a-zA-Z0-9_-]{44}",
+        "ibm iam cloud",
+    ),
+    rule(
+        "ibm_cloud_credential",
+        "",
+        r"(?i)secret[-_]?(?:access)?[-_]?key['\"]?\]?\s*(?:=|:|:=|=>| +|::)\s*['\"]?([a-f0-9]{48})(?![\w-])",
+        not_after="",
+        near=r"cos[-_]?(?:hmac)?[-_]?",
+    ),
+    assignment(
+        "ibm_cloud_credential",
+        r"(?:softlayer|sl)[_-]?(?:api|)",
+        r"key|pwd|password|pass|token",
+        r"[a-z0-9]{64}",
+        "softlayer sl",
+    ),
+    rule(
+        "ibm_cloud_credential",
+        "api.softlayer.com",
+        r"(?i)https?://api\.softlayer\.com/soap/(?:v3|v3\.1)/([a-z0-9]{64})",
+        not_after="",
+    ),
+    assignment(
+        "ibm_cloud_credential",
+        r"cloudant|cl|clou",
+        r"(?:api|)(?:key|pwd|pw|password|pass|token)",
+        r"[0-9a-f]{64}|[a-z]{24}",
+        "cloudant cl clou",
+    ),
+    rule(
+        "ibm_cloud_credential",
+        "cloudant.com",
+        r"(?i)https?://[\w-]+:([0-9a-f]{64}|[a-z]{24})@[\w-]+\.cloudant\.com",
+        not_after="",
+    ),
+    # Azure connection strings (np: azure.1-2; ds: AzureStorageKeyDetector)
+    rule(
+        "azure_credential",
+        "accountkey sharedaccesskey sharedsecretvalue",
+        r"(?i)(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([^${;<\[.\s*][^;\s\"'<]{2,100})",
+        not_after=r"\w",
+    ),
+    rule(
+        "azure_credential",
+        "azconfig.io",
+        r"azconfig\.io;Id=[^;\s]{4,40};Secret=([A-Za-z0-9+/]{36,50}=)",
+        not_after="",
+    ),
+]
+
+# Syntax that carries a credential whatever its format.
+STRUCTURES: list[Rule] = [
+    # scheme://user:password@host, also a comma-separated host list (user:pw@h1,user:pw@h2)
+    # (np: postgres.1, mongodb.1; ds: BasicAuthDetector)
+    rule(
+        "url_with_credentials",
+        "://",
+        r"://[A-Za-z0-9._%+!$&*=~-]{1,100}:([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@[\w.-]*\w",
+        not_after="",
+    ),
+    rule(
+        "url_with_credentials",
+        "@",
+        r",[A-Za-z0-9._%+-]{1,100}:([^\s/'\"@]{1,200})@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+",
+        not_after="",
+    ),
+    # RFC 7617 Basic, RFC 6750 Bearer, Okta SSWS (np: http.1-2; gl: curl-auth-header)
+    rule(
+        "http_auth_header",
+        "authorization",
+        r"(?i)\bauthorization\b[\"']?\s*[:=]\s*[\"']?(?:bearer|basic|token|apikey|api-key|key|ssws|digest)"
+        r"\s+([\w+/=.~-]{6,})",
+        not_after="",
+    ),
+    rule(
+        "http_auth_header",
+        "x- private-token",
+        r"(?i)(?:x-[\w-]*(?:token|key|secret|auth)[\w-]*|private-token)"
+        r"[\"']?\s*:\s*[\"']?([\w+/=.~-]{16,})",
+        not_after=r"\w-",
+    ),
+    rule(
+        "http_auth_header",
+        "curl",
+        r"(?i)curl\b[^\n]*?(?:-H|--header)\s*[\"'](?:x-[\w-]*(?:key|token)|api-?key)\s*:\s*([\w+/=.~-]{8,})",
+        not_after="",
+    ),
+    # ODBC / ADO.NET: Password=...; among key=value; pairs (np: odbc.1)
+    rule(
+        "db_connection_string",
+        "password pwd",
+        r"(?i)(?:password|pwd)\s*=\s*([^;'\"\s][^;'\"\n]{0,200}?)\s*(?=[;\"']|$)",
+        not_after=r"\w-",
+        near=r";[^\n]{0,20}",
+    ),
+    # .netrc: machine h login u password p
+    rule(
+        "cli_credentials",
+        "machine",
+        r"(?i)machine\s+\S+(?:\s+(?:login|account)\s+\S+)*\s+password\s+(\S+)",
+        not_after="",
+    ),
+    # curl --user u:p (gl: curl-auth-user) and -u/--user elsewhere
+    rule(
+        "cli_credentials",
+        "-u --user",
+        r"(?:--user|-u)[ =]['\"]?[^\s:'\"]{1,100}:['\"]?([^\s'\"]{3,200})",
+        entropy=2.0,
+        not_after=r"\w-",
+    ),
+    # -u user -p pass (np: psexec.1 takes whatever follows -p, %VAR% included)
+    rule(
+        "cli_credentials",
+        "-p",
+        r"(?:-u|--user(?:name)?)[ =]\S+\s+(?:-p|--password)[ =]?['\"]?([^\s'\"]{2,200})",
+        not_after=r"\w-",
+    ),
+    rule(
+        "cli_credentials",
+        "--password -password --pass /p:",
+        r"(?:--password|-password|--pass|/p:)[= ]\s?['\"]?([^\s'\";)]{4,})",
+        not_after=r"\w-",
+    ),
+    # mysql -pSECRET (no space: the password is glued to the flag)
+    rule("cli_credentials", "mysql", r"\bmysql(?:dump)?\b[^\n]*?\s-p([^\s'\"-][^\s'\"]{3,})", not_after=""),
+    # Connect-VIServer -User u -Password p (np: vmware.1)
+    rule(
+        "cli_credentials",
+        "connect-viserver",
+        r"(?i)Connect-VIServer.{0,50}-User\s+\S{3,30}\s+.{0,50}?-Password\s+(\S{3,30})",
+        not_after="",
+    ),
+    # ?token=… in URLs
+    rule(
+        "url_with_credentials",
+        "=",
+        r"[?&](?:token|access_token|api_key|apikey|key|secret|password|sig|client_secret)="
+        r"([A-Za-z0-9%._~+/-]{12,})",
+        not_after="",
+    ),
+    # <SomethingToken>value</SomethingToken> (gitleaks' xml sample templates)
+    rule(
+        "generic_api_key",
+        "token secret password key",
+        r"(?i)<([\w-]*(?:token|secret|password|apikey|api_key|key)[\w-]*)>\s*([^<\s]{8,})\s*</\1>",
+        not_after="",
+    ),
+    # Android buildConfigField("String", "API_KEY", "\"…\"") (np: generic.2)
+    rule(
+        "generic_api_key",
+        "buildconfigfield",
+        r"buildConfigField\s*\(?\s*[\"']String[\"']\s*,\s*[\"']\w*(?:KEY|TOKEN|SECRET|PASSWORD)\w*"
+        r"[\"']\s*,\s*[\"']\\?\"?([^\"'\\\s]{8,})",
+        not_after="",
+    ),
+    # .NET NetworkCredential("user", "pass") and DirectoryEntry(path, user, pass) (np: generic.7-8)
+    rule(
+        "generic_password",
+        "networkcredential",
+        r"(?i)NetworkCredential\s*\(\s*\"[^\"\n]{3,50}\"\s*,\s*\"([^\"\n]{3,50})\"\s*\)",
+        not_after="",
+    ),
+    rule(
+        "generic_password",
+        "directoryentry",
+        r"(?i)DirectoryEntry\s*\(\s*\"[^\"\n]{3,100}\"\s*,\s*\"[^\"\n]{3,50}\"\s*,\s*\"([^\"\n]{3,50})\"",
+        not_after="",
+    ),
+    # <add key="…Password…" value="…"/> in .NET config (np: generic.9; gl: nuget-config-password)
+    rule(
+        "generic_password",
+        "<add",
+        r"(?i)<\s*add\s+key\s*=\s*\"[^\n\"]{0,20}(?:pass|secret|token)[^\n\"]{0,20}\"\s+value\s*=\s*"
+        r"\"([^\n\"]{3,100})\"\s*/\s*>",
+        not_after="",
+    ),
+    # "the password is 'x'" (np: generic.11-14)
+    rule(
+        "generic_password",
+        "password is password for",
+        r"(?i)the (?:default )?password (?:for (?:the )?(?:user|username) ['\"][^'\"\n]{2,24}['\"] )?is "
+        r"(?:'([^'\n#$|\"{<+ ()\\][^'\n]{2,60})'|\"([^'\n#$|\"{<+ ()\\][^\"\n]{2,60})\")",
+        not_after="",
+    ),
+    # Gradle credentials { username '…' password '…' } (np: gradle.1)
+    rule(
+        "generic_password",
+        "credentials",
+        r"(?i)credentials\s*\{(?:\s*//.*)*\s*(?:username|password)\s+['\"][^'\"]{1,60}['\"]"
+        r"(?:\s*//.*)*\s*(?:username|password)\s+['\"]([^'\"]{1,60})['\"]",
+        not_after="",
+    ),
+    # kubeconfig client keys are base64 PEM; the PEM rule decodes them, this names them
+    rule(
+        "private_key",
+        "client-key-data",
+        r"client-key-data:\s*([A-Za-z0-9+/=]{40,})",
+        not_after="",
+    ),
+]

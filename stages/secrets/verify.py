@@ -1,0 +1,96 @@
+"""Checks on a candidate secret beyond its pattern: checksums and structure where the format has
+them, entropy, and the marks of a value written to stand for a secret (`xxxx`, `<your key>`)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+import zlib
+from collections import Counter
+
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy in bits per character (gitleaks' `entropy` threshold uses the same)."""
+    if not value:
+        return 0.0
+    counts = Counter(value)
+    return -sum(c / len(value) * math.log2(c / len(value)) for c in counts.values())
+
+
+def base62(number: int, width: int) -> str:
+    digits = ""
+    while number:
+        number, rest = divmod(number, 62)
+        digits = BASE62[rest] + digits
+    return digits.rjust(width, "0")
+
+
+def crc32_tail_ok(token: str) -> bool:
+    """GitHub (`ghp_…`) and npm (`npm_…`) tokens end in six base62 digits of the CRC32 of the
+    random part before them (github.blog 2021-04-05 "Behind GitHub's new authentication token
+    formats"; npm adopted the same scheme for its granular tokens)."""
+    body = token.split("_", 1)[1] if "_" in token else token
+    if len(body) < 7:
+        return False
+    return base62(zlib.crc32(body[:-6].encode()), 6) == body[-6:]
+
+
+def b64decode(part: str) -> bytes | None:
+    try:
+        return base64.b64decode(part + "=" * (-len(part) % 4), altchars=b"-_", validate=False)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def jwt_ok(token: str) -> bool:
+    """A JWT's first part is a base64url JSON object naming its algorithm (RFC 7515 §4.1.1); the
+    second is a JSON object too. Test suites corrupt bytes in the middle of real tokens, so the
+    header must start like JSON and name `alg`/`typ`, not parse completely."""
+    parts = token.split(".")
+    if len(parts) < 2:
+        return False
+    header, payload = b64decode(parts[0]), b64decode(parts[1][:16])
+    if header is None or payload is None or not header.lstrip().startswith(b"{"):
+        return False
+    return (b'"alg"' in header or b'"typ"' in header) and payload.lstrip().startswith(b"{")
+
+
+def b64_pem_ok(blob: str) -> bool:
+    """A base64-encoded PEM block is a private key only if its decoded header says so."""
+    head = b64decode(blob[:64]) or b""
+    return b"PRIVATE KEY" in head
+
+
+# Marks of a value written to stand for a secret: runs of x, "your…", "here", "changeme", `<…>`.
+STAND_IN = re.compile(
+    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder|changeme"
+    r"|your|here\b|<[^>]*>"
+)
+STAND_IN_WORDS = re.compile(
+    r"(?i)^(?:null|none|nil|undefined|true|false|string|required|optional|secret|password|passwd"
+    r"|token|key|value|test|example|sample|dummy|empty|default|\$?\{\{.*\}\})$"
+)
+# Templates and references: ${X}, $VAR, %(x)s, {{x}}, #{x}, %VAR%, <x>
+TEMPLATE = re.compile(
+    r"\$\{|\$\(|\$[A-Za-z_]|%\(|\{\{|#\{|<[^>]*>|^\[.*\]?$|^%\w+%$|::|\.\.\.|…|\[Redacted\]", re.I
+)
+
+
+def is_stand_in(value: str) -> bool:
+    """xxxx, 0000…, ***, YOUR_KEY_HERE, a truncated `abc...`: written to stand for a secret."""
+    if not value or STAND_IN.search(value) or STAND_IN_WORDS.match(value):
+        return True
+    return len(value) >= 8 and Counter(value).most_common(1)[0][1] > len(value) / 2
+
+
+def token_is_stand_in(token: str) -> bool:
+    """Provider token formats: judge the body after the prefix."""
+    body = re.sub(r"^[A-Za-z0-9]{1,8}[_.-](?:[a-z0-9]{2,7}[_.-])?", "", token)
+    if STAND_IN.search(token) or re.search(r"(.)\1{11,}", body):
+        return True  # gitleaks' fps and Nosey Parker's negatives are mostly runs like these
+    # A phrase of capitalised words, like SlackAppConfigurationAccessTokenHere, is an example.
+    return re.fullmatch(r"(?:[A-Z][a-z]{2,})+", body) is not None
