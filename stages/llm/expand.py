@@ -37,7 +37,7 @@ class ExpandParams(ModelParams):
     given: list[str] = Field(
         default=[], description="Phrasings the caller gave: when any, the model is not asked."
     )
-    enabled: bool = Field(True, description="false: ask nothing (no model configured), say so in a note.")
+    enabled: bool = Field(True, description="false: ask nothing (no model configured).")
     audit_log: str = Field("", description="The audit log (PICA_AUDIT_LOG); empty: none.")
     timeout_s: float = Field(30.0, gt=0, description="Seconds the model may take.")
     max_chars: int = Field(400, gt=10, description="Each phrasing is cut to this many characters.")
@@ -68,7 +68,6 @@ class ExpandLlm(Stage):
         if p.given or not p.query.strip():
             return {"queries": []}
         if not p.enabled:
-            ctx.note("no other phrasings: no model configured (PICA_OLLAMA_HOST, PICA_LLM_MODEL)")
             return {"queries": []}
         content = PROMPT.format(query=p.query, lines="\n".join(KINDS[k] for k in p.kinds))
         try:
@@ -108,6 +107,9 @@ class PhrasingsParams(Params):
     variables: dict[str, Any] = Field(
         default={}, description="More variables for the search recipe (collection, path, filters)."
     )
+    include_query: bool = Field(
+        True, description="Search the question itself too (false: only the phrasings)."
+    )
     original_weight: float = Field(
         2.0, gt=0, description="RRF weight of the question's own list; each phrasing's is 1."
     )
@@ -139,25 +141,34 @@ class SearchPhrasings(Stage):
         return Example(params={"recipe": str(recipe), "query": "alpha"}, inputs={"queries": ["alpha beta"]})
 
     def warm_up(self, ctx: Context) -> None:
-        from pica.kernel import runner
         from pica.kernel.executor import StageCache
         from pica.kernel.settings import Settings
 
         self.settings = ctx.settings or Settings()
-        variables = {**self.params.variables, "query": "warm up", "k": self.params.k}
-        self.plan = runner.plan(self.params.recipe, settings=self.settings, variables=variables)
+        self.plan = None  # composed on first use: a deepweb without phrasings never needs it
         self.cache = StageCache()
+
+    def _plan(self):
+        from pica.kernel import runner
+
+        if self.plan is None:
+            variables = {**self.params.variables, "query": "warm up", "k": self.params.k}
+            self.plan = runner.plan(self.params.recipe, settings=self.settings, variables=variables)
+        return self.plan
 
     def run(self, ctx: Context, queries: list[str]) -> dict[str, Any]:
         from pica.kernel.executor import execute
 
         p = self.params
         fused: dict[str, tuple[float, Hit]] = {}
-        for n, query in enumerate([p.query, *queries]):
+        asked = [p.query, *queries] if p.include_query else [None, *queries]
+        for n, query in enumerate(asked):
             if ctx.cancelled.is_set():
                 break
+            if query is None:
+                continue
             inner = Context(settings=self.settings, cancelled=ctx.cancelled)
-            result = execute(self.plan.with_params(query=query, pattern=query), inner, self.cache)
+            result = execute(self._plan().with_params(query=query, pattern=query), inner, self.cache)
             if n == 0:
                 for warning in result.warnings:
                     ctx.warn(warning)

@@ -93,13 +93,12 @@ class ProbeLength(Probe):
 # 2. proper nouns
 
 # Words a summary may capitalize without naming anything the session must contain.
-COMMON_CAPITALIZED = set(
-    """i the a an this that these those it its they he she we you user users assistant agent session
+_COMMON = """i the a an this that these those it its they he she we you user users assistant agent session
     summary model ai ok yes no first then next finally also after before later in on at for to of and
     but or with by from as when while there here however overall additionally meanwhile lastly
     currently initially subsequently afterwards both all some most several many each one two three
-    other another during since once if so because although what which who where how""".split()
-)
+    other another during since once if so because although what which who where how"""
+COMMON_CAPITALIZED = set(_COMMON.split())
 CAPITALIZED = re.compile(r"\b[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*)*")
 
 

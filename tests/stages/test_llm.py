@@ -413,7 +413,7 @@ def test_expansion_fails_open(down_url):
 def test_expansion_asks_nothing_when_phrasings_are_given_or_no_model_is_configured(down_url):
     assert expand(down_url, given=["other words"])[0] == []
     queries, ctx = expand(down_url, enabled=False)
-    assert queries == [] and ctx.warnings == [] and "no model configured" in ctx.notes[0]
+    assert queries == [] and ctx.warnings == [] and ctx.notes == []
 
 
 def test_expanded_search_fuses_each_phrasing(pica_home, monkeypatch):
@@ -451,3 +451,47 @@ def test_a_file_of_recorded_answers_must_be_one(tmp_path):
     bad.write_text("[1, 2]")
     with pytest.raises(ModelUnavailable, match="is not a file of recorded answers"):
         Model(bad.as_uri(), "m", 1).chat([{"role": "user", "content": "x"}], "test")
+
+
+def test_deepweb_thorough_asks_the_models_phrasings_when_none_are_given(pica_home, monkeypatch):
+    from tests.web_server import local_web, result
+
+    reply = "lex: tower height metres\nvec: how tall is the iron tower\nhyde: The tower is 330 metres tall."
+    with local_web() as web, OllamaServer(CannedBackend([reply])) as model:
+        web.results["tower height"] = [result("https://a.example.org/t", "Tower", "The tower is tall.")]
+        web.results["how tall is the iron tower"] = [
+            result("https://b.example.net/h", "Height", "330 metres.")
+        ]
+        monkeypatch.setenv("PICA_WEB_URL", web.url)
+        monkeypatch.setenv("PICA_OLLAMA_HOST", model.url)
+        monkeypatch.setenv("PICA_LLM_MODEL", "canned")
+        variables = {"query": "tower height", "thorough": True, "k": 5}
+        found = run_recipe("search/deepweb", {**variables, "stages.read.enabled": False})
+        asked = {q for q in web.asked if q.startswith("/search")}
+        given = run_recipe(
+            "search/deepweb", {**variables, "queries": ["eiffel"], "stages.read.enabled": False}
+        )
+    urls = [h.path for h in found.output["hits"]]
+    assert "https://b.example.net/h" in "".join(urls) and len(model.backend.asked) == 1
+    assert len(asked) == 4  # the question and the model's three phrasings
+    assert len(model.backend.asked) == 1 and given.output is not None  # --q given: the model is not asked
+
+
+def test_deepweb_thorough_without_a_model_configured_asks_none(pica_home, monkeypatch, down_url):
+    from tests.web_server import local_web, result
+
+    with local_web() as web:
+        web.results["tower height"] = [result("https://a.example.org/t", "Tower", "The tower is tall.")]
+        monkeypatch.setenv("PICA_WEB_URL", web.url)
+        found = run_recipe(
+            "search/deepweb", {"query": "tower height", "thorough": True, "stages.read.enabled": False}
+        )
+    assert len(found.output["hits"]) == 1 and found.warnings == [] and found.notes == []
+
+
+def run_recipe(name: str, variables: dict):
+    from pica.kernel import runner
+
+    plain = {k: v for k, v in variables.items() if "." not in k}
+    overrides = [f"{k}={str(v).lower()}" for k, v in variables.items() if "." in k]
+    return runner.run(name, overrides, variables=plain)
