@@ -18,7 +18,7 @@ import re
 from collections import Counter
 
 from pica.stages.secrets.keyed import find_keyed
-from pica.stages.secrets.rules import CONTEXTUAL, STRUCTURES, TOKENS, Rule
+from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS, Rule
 from pica.stages.secrets.verify import TEMPLATE, entropy, token_is_stand_in
 
 RULES: list[Rule] = TOKENS + CONTEXTUAL + STRUCTURES
@@ -78,7 +78,8 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
             if span is not None:
                 add(*span, rule.kind)
     for start, end, kind in find_keyed(text, lowered):
-        add(start, end, kind)
+        if text[start:end] not in GOOGLE_PUBLIC_KEYS:  # published keys stay public under any name
+            add(start, end, kind)
     return sorted(spans)
 
 

@@ -34,7 +34,7 @@ KEYED = re.compile(
     r"(?:[ \t]*:?[ \t]*(?:string|String|str|&str|const\s+char\s*\*|char\s*\*)(?=[ \t]*[:=]))?"
     r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|:(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
     r"|[ \t]+is[ \t]+|[ \t]+(?=[\"'])|,(?=[^\s,]))"
-    r"(?:\w+\()?[ \t]*"
+    r"(?P<call>\w+\()?[ \t]*"
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
     r"|(?P<bare>(?:(?!\\[nrt])[^\s\"'`,;)}\]]){4,300}))"
 )
@@ -47,7 +47,7 @@ MALFORMED_TOKEN = re.compile(
 )
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 IDENTIFIER = re.compile(
-    r"^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(.*)?|[A-Za-z_]\w*\(.*|[A-Za-z_]\w*\[.*|[a-z]+(?:[A-Z][a-z0-9]+)+)$"
+    r"^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(.*)?|[A-Za-z_]\w*\(.*|[A-Za-z_]\w*\[.*|[a-z]{2,}(?:[A-Z][a-z]{2,})+\d*)$"
 )
 # Names that are not secrets though they end in one of the words (gitleaks' generic-api-key
 # allowlist): ids, public halves, paths, sizes, URLs.
@@ -62,7 +62,7 @@ PROVIDER_NAME = re.compile(r"(?i)aws.?secret|meraki|ibm|softlayer|cloudant|sumo|
 PASSWORD_NAME = re.compile(r"(?i)pass|pwd|pw\b|pw$")
 
 
-def keyed_value_is_secret(name: str, sep: str, value: str, quote: str) -> bool:
+def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: bool = False) -> bool:
     """Whether `name = value` holds a credential rather than a placeholder, a word or a reference."""
     password_name = PASSWORD_NAME.search(name) is not None
     if sep == ",":  # a CSV row: only a random blob, not the next column's word
@@ -81,7 +81,7 @@ def keyed_value_is_secret(name: str, sep: str, value: str, quote: str) -> bool:
         return False  # a provider's prefix on a body that is not that provider's format: made up
     if UUID.match(value):
         return re.search(r"(?i)key|token|secret", name) is not None
-    if IDENTIFIER.match(value) or re.fullmatch(r"[A-Za-z_]\w*=", value):
+    if IDENTIFIER.match(value) or (call and re.fullmatch(r"[A-Za-z_]\w*=", value)):
         return False  # a call, an attribute, an indexing, a camelCase identifier, a keyword argument
     if quote and password_name and re.fullmatch(r"[A-Z0-9_]+", value):
         return True  # password "ADMIN_PASS": a quoted literal, not a constant's name
@@ -115,6 +115,7 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         done = match.end()
         name, quote = match.group("name"), match.group("q") or ""
         group = "quoted" if quote else "bare"
-        if keyed_value_is_secret(name, match.group("sep"), match.group(group), quote):
+        value, call = match.group(group), match.group("call") is not None
+        if keyed_value_is_secret(name, match.group("sep"), value, quote, call):
             kind = "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
             yield match.start(group), match.end(group), kind

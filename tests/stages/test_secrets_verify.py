@@ -1,0 +1,136 @@
+"""Secret verification (checksums, structure) and the real-code strings redaction must leave alone."""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+
+import pytest
+
+from pica.stages.secrets import find_secrets, redact
+
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def b64url(value: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+
+
+def github_token(body: str) -> str:
+    """ghp_ + 30 characters + their CRC32 in six base62 digits, as GitHub mints them."""
+    number, digits = zlib.crc32(body.encode()), ""
+    while number:
+        number, rest = divmod(number, 62)
+        digits = BASE62[rest] + digits
+    return "ghp_" + body + digits.rjust(6, "0")
+
+
+PAYLOAD = b64url({"sub": "1234567890", "name": "Ada", "iat": 1516239022})
+SIGNATURE = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+
+
+def test_a_jwt_whose_header_names_its_algorithm_is_redacted():
+    token = f"{b64url({'alg': 'HS256', 'typ': 'JWT'})}.{PAYLOAD}.{SIGNATURE}"
+    assert redact(f"auth {token}") == "auth [REDACTED:jwt]"
+
+
+def test_a_jwt_shape_whose_header_is_not_a_jose_header_is_left_alone():
+    not_jose = f"{b64url({'kind': 'cursor', 'page': 2})}.{PAYLOAD}.{SIGNATURE}"
+    not_json = "eyJub3QganNvbiBhdCBhbGwgYnV0IGxvbmc.eyJub3QganNvbiBlaXRoZXI.SflKxwRJSMeKKF2QT4fwpMeJf36P"
+    assert find_secrets(f"next page: {not_jose}") == []
+    assert find_secrets(f"next page: {not_json}") == []
+
+
+def test_a_github_token_with_a_valid_checksum_is_redacted_even_when_it_looks_like_a_stand_in():
+    token = github_token("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")
+    forged = token[:-1] + ("A" if token[-1] != "A" else "B")
+    assert redact(f"GH={token}") == "GH=[REDACTED:github_token]"
+    assert find_secrets(f"GH={forged}") == []  # no checksum: a run of x is a placeholder
+
+
+def test_a_github_token_without_a_valid_checksum_is_still_redacted():
+    # Test suites are full of hand-typed tokens with wrong checksums; requiring one loses them.
+    assert redact("token ghp_R7kQm2Xv9LpT4wZs8NbY1cHd6FgJ3aEoUi5K") == "token [REDACTED:github_token]"
+
+
+def test_base64_pem_is_a_secret_only_when_it_encodes_a_private_key():
+    body = "MIIEowIBAAKCAQEAo3k8Xh2LtP5wN7aVz8mR3kq9" * 3
+    key = base64.b64encode(f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n".encode()).decode()
+    cert = base64.b64encode(f"-----BEGIN CERTIFICATE-----\n{body}\n".encode()).decode()
+    assert redact(f"client-key-data: {key}") == "client-key-data: [REDACTED:private_key]"
+    assert find_secrets(f"certificate-authority-data: {cert}") == []
+
+
+def test_low_entropy_and_documented_examples_are_not_provider_tokens():
+    assert find_secrets("ACCAGTTACGGATTCAGGCATTACCAGGATTACA") == []  # DNA, not an AWS key id
+    assert find_secrets("key = AKIAIOSFODNN7EXAMPLE") == []  # AWS's documentation key
+    assert find_secrets("kubeadm join --token abcdef.0123456789abcdef") == []  # kubeadm's example
+    assert find_secrets('const key = "AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g"') == []  # SDK's public key
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sha1: da39a3ee5e6b4b0d3255bfef95601890afd80709",
+        "md5 d41d8cd98f00b204e9800998ecf8427e  README.md",
+        "digest: sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "Merge commit 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3' into main",
+        "session_id = 3fa85f64-5717-4562-b3fc-2c963f66afa6",
+        '<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk'
+        'YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==">',
+        '"integrity": "sha512-Ki0ZCIBBBD3wM0Q+CvD2vK3q7ZtGXXHFtxUWwcJmHbJ7fElfdkVGgJ7TuqsVT5Xw/g'
+        'IOYgJ9PwZsPKLLFd0z0g=="',
+        '{file = "requests-2.31.0-py3-none-any.whl", hash = "sha256:58cd2187c01e70e6e26505bca751777aa'
+        '9f2ee0b7f4300988b709f44e013003f"}',
+        'checksum = "0a0a8ee8bd86a5f0fe7e74fd1b19fc0f2d60a5a9ef1a06fdf06b0e1df1fdbd1d"',
+        'resolved "https://registry.yarnpkg.com/ms/-/ms-2.1.2.tgz#a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"',
+        '!function(e,t){var n=t.key,r=e.token||n;return r.split(".").map(function(o){return o})}',
+        "const {token, secret} = await getCredentials(); headers.Authorization = `Bearer ${token}`",
+        "password_hash = hashlib.sha256(password.encode()).hexdigest()",
+    ],
+)
+def test_hashes_ids_images_lock_files_and_code_are_left_alone(text):
+    assert find_secrets(text) == []
+
+
+def test_redact_returns_the_same_object_when_nothing_is_found():
+    text = "nothing to see: commit 3f786850e387550fdab836ed7e6dc881de23001b"
+    assert redact(text) is text
+
+
+OPENSSH = (
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    + "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n" * 3
+    + "-----END OPENSSH PRIVATE KEY-----"
+)
+PUTTY = (
+    "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5\n"
+    "AAAAIHb9\nPrivate-Lines: 1\nAAAAIDe8Zf3qJr0Tn2Wm5Ld7Hc4Xk9Pv1Sa6Gy3Bw8Qu0Rt2\nPrivate-MAC: 5e1f"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("machine api.example.org login ada password Zq7-wX2!pLm", "Zq7-wX2!pLm"),
+        ("[pypi]\nusername = __token__\npassword = hR8#kLq2vN5x", "hR8#kLq2vN5x"),
+        (
+            "//registry.npmjs.org/:_authToken=4f1c2b9e-7a3d-4e8f-9b0a-6c5d2e1f3a7b",
+            "4f1c2b9e-7a3d-4e8f-9b0a-6c5d2e1f3a7b",
+        ),
+        ("//registry.example.org/:_auth=YWRhOlpxN3dYMnBMbTlr", "YWRhOlpxN3dYMnBMbTlr"),
+        ("//registry.example.org/:_password=WnE3d1gycExtOWs=", "WnE3d1gycExtOWs="),
+        ('{"auths": {"ghcr.io": {"auth": "YWRhOmdocF9SN2tRbTJYdjlMcFQ0"}}}', "YWRhOmdocF9SN2tRbTJYdjlMcFQ0"),
+        ("users:\n- name: ada\n  user:\n    token: kT9vQ2mX7pL4wR8sN3bY6cH1", "kT9vQ2mX7pL4wR8sN3bY6cH1"),
+        (OPENSSH, "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW"),
+        (PUTTY, "AAAAIDe8Zf3qJr0Tn2Wm5Ld7Hc4Xk9Pv1Sa6Gy3Bw8Qu0Rt2"),
+        ("mysql -u root -pS3cr3tPw0rd db", "S3cr3tPw0rd"),
+        ("export STRIPE_TOKEN=q8Zr2Lm5Vx9Tk3Nw7Yb4", "q8Zr2Lm5Vx9Tk3Nw7Yb4"),
+        ('curl -H "Authorization: Basic YWRhOlpxN3dYMnBMbQ==" https://api', "YWRhOlpxN3dYMnBMbQ=="),
+        ("Server=db;Database=app;User Id=ada;Password=Zq7wX2pLm9k;", "Zq7wX2pLm9k"),
+        ("redis://:Zq7wX2pLm9k@cache.internal:6379/0", "Zq7wX2pLm9k"),
+    ],
+)
+def test_common_credential_syntaxes_are_redacted(text, secret):
+    assert secret not in redact(text)
