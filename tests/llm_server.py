@@ -154,7 +154,10 @@ class OllamaServer:
                 if self.path not in ("/api/chat", "/api/generate"):
                     return self._json(404, {"error": "not found"})
                 started = time.perf_counter_ns()
-                text = backend.chat(request) if self.path == "/api/chat" else backend.generate(request)
+                try:
+                    text = backend.chat(request) if self.path == "/api/chat" else backend.generate(request)
+                except ValueError as error:  # llama.cpp: the prompt does not fit the context window
+                    return self._json(500, {"error": str(error)})
                 if getattr(backend, "raw", None) is not None:
                     return self._send(200, "application/json", backend.raw)
                 answer: dict[str, Any] = {

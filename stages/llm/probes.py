@@ -65,11 +65,14 @@ class LengthParams(Params):
     )
     floor_chars: int = Field(600, ge=0, description="A short session may still get a summary this long.")
     max_chars: int = Field(3000, gt=0, description="Longest summary whatever the source.")
+    max_repeats: int = Field(
+        3, ge=2, description="A sentence said this many times is a model stuck in a loop."
+    )
 
 
 @stage
 class ProbeLength(Probe):
-    """Length: not empty, not longer than a set share of what it summarizes."""
+    """Length: not empty, not longer than a set share of what it summarizes, no sentence repeated."""
 
     id = "probe.length.v1"
     name = "length"
@@ -81,6 +84,10 @@ class ProbeLength(Probe):
         longest = min(p.max_chars, max(p.floor_chars, int(p.max_share * source)))
         if size < p.min_chars:
             return False, [f"{size} characters: shorter than {p.min_chars}"], {}
+        said = [" ".join(words(x.lower())) for x in sentences(draft["text"])]
+        repeated = max((said.count(x) for x in set(said) if x), default=0)
+        if repeated >= p.max_repeats:
+            return False, [f"repeats itself: one sentence {repeated} times"], {}
         if size > longest:
             return (
                 False,
@@ -193,6 +200,7 @@ class ProbeIdentifiers(Probe):
         missing = []
         for kind, token in identifiers(draft["text"]):
             wanted = token.lower() if kind != "quantity" else _SPACE_BEFORE_UNIT.sub(r"\1", token).lower()
+            wanted = wanted.removesuffix("()") if kind == "function" else wanted  # f() ~ f(x)
             haystack = squeezed if kind == "quantity" else source.lower()
             if wanted not in haystack:
                 missing.append(f"{kind} '{token}' is not in the session")
@@ -212,6 +220,12 @@ META = re.compile(
     r"(?:in|this) (?:summary|response),? i (?:have|will)|as requested|happy to help|"
     r"(?:the|this) (?:conversation|transcript|text) (?:you provided|above|below))",
     re.IGNORECASE,
+)
+# The prompt's own furniture in the answer: the model copied its input instead of summarizing it.
+ECHO = re.compile(
+    r"^\s*\[(?:user|assistant|tool|system|message)\b[^\]\n]{0,60}\]|in 3 to 6 sentences|"
+    r"the last messages of the session|what was this session working on",
+    re.IGNORECASE | re.MULTILINE,
 )
 ENGLISH = {
     "the",
@@ -280,8 +294,8 @@ class RefusalParams(Params):
 
 @stage
 class ProbeRefusal(Probe):
-    """Refusal drift: not a refusal, an apology or talk about itself, not in another language or
-    script than the session, not about something else."""
+    """Refusal drift: not a refusal, an apology, talk about itself or a copy of the prompt, not in
+    another language or script than the session, not about something else."""
 
     id = "probe.refusal.v1"
     name = "refusal"
@@ -290,7 +304,12 @@ class ProbeRefusal(Probe):
     def check(self, ctx: Context, draft: dict, messages: list[dict]) -> tuple[bool, list[str], dict]:
         text, source = draft["text"], source_text(messages)
         evidence = []
-        for pattern, what in ((REFUSAL, "a refusal or apology"), (META, "talk about the answer itself")):
+        kinds = (
+            (REFUSAL, "a refusal or apology"),
+            (META, "talk about the answer itself"),
+            (ECHO, "repeats the prompt"),
+        )
+        for pattern, what in kinds:
             match = pattern.search(text)
             if match:
                 evidence.append(f"{what}: '{match.group(0)}'")
@@ -396,7 +415,7 @@ VERIFY = (
     "Here are messages from a session, then numbered claims about it.\n\n"
     "MESSAGES:\n{source}\n\nCLAIMS:\n{claims}\n\n"
     "For each claim, write one line: its number, a colon, then yes if the messages clearly state it "
-    "or no if they do not. Example:\n1: yes\n2: no\nWrite nothing else."
+    "or no if they do not (for instance `3: no`). Write nothing else."
 )
 ANSWER = re.compile(r"^\W*(?:claim\s*)?(\d+)\s*[:.)\-]\s*\**\s*(yes|no)\b", re.IGNORECASE | re.MULTILINE)
 
@@ -429,9 +448,16 @@ class ProbeSelfVerify(Probe):
         self.model = Model(p.host, p.model, p.timeout_s, {"num_ctx": p.context_tokens})
 
     def check(self, ctx: Context, draft: dict, messages: list[dict]) -> tuple[bool, list[str], dict]:
+        from pica.stages.tokens import heuristic_tokens
+
         claims = sentences(draft["text"])[: self.params.max_claims]
         numbered = "\n".join(f"{n}. {claim}" for n, claim in enumerate(claims, 1))
-        prompt = [{"role": "user", "content": VERIFY.format(source=draft.get("source", ""), claims=numbered)}]
+        blocks = (draft.get("source") or "").split("\n\n")
+        room = self.params.context_tokens - heuristic_tokens(numbered) - 8 * len(claims) - 400
+        while len(blocks) > 1 and heuristic_tokens("\n\n".join(blocks)) > room:
+            blocks.pop(0)  # the oldest messages go first, as for the draft
+        source = "\n\n".join(blocks)
+        prompt = [{"role": "user", "content": VERIFY.format(source=source, claims=numbered)}]
         try:
             reply, call = self.model.chat(prompt, "self_verify", max_tokens=8 * len(claims) + 16)
         except ModelUnavailable as error:

@@ -19,11 +19,16 @@ def message_label(message: dict[str, Any]) -> str:
     return label
 
 
-def conversation(messages: list[dict[str, Any]], max_chars: int, message_chars: int) -> tuple[str, int]:
+def conversation(
+    messages: list[dict[str, Any]], max_chars: int, message_chars: int, max_tokens: int = 0
+) -> tuple[str, int]:
     """The latest messages as `[role] text` blocks, each cut to `message_chars`, together at most
-    `max_chars` (older ones are left out first); and how many messages it holds."""
+    `max_chars` and (counted by Pica's over-counting heuristic) `max_tokens`, older ones left out
+    first; and how many messages it holds."""
+    from pica.stages.tokens import heuristic_tokens
+
     blocks: list[str] = []
-    total = 0
+    total = tokens = 0
     for message in reversed(messages):
         text = (message.get("text") or "").strip()
         if not text:
@@ -31,10 +36,11 @@ def conversation(messages: list[dict[str, Any]], max_chars: int, message_chars: 
         if len(text) > message_chars:
             text = text[:message_chars].rstrip() + " …"
         block = f"[{message_label(message)}] {text}"
-        if blocks and total + len(block) > max_chars:
+        cost = heuristic_tokens(block) + 2
+        if blocks and (total + len(block) > max_chars or (max_tokens and tokens + cost > max_tokens)):
             break
         blocks.append(block[:max_chars])
-        total += len(block) + 2
+        total, tokens = total + len(block) + 2, tokens + cost
     return "\n\n".join(reversed(blocks)), len(blocks)
 
 
@@ -44,7 +50,7 @@ def source_text(messages: list[dict[str, Any]]) -> str:
     parts = []
     for message in messages:
         meta = message.get("metadata") or {}
-        parts += [str(meta.get(k, "")) for k in ("agent", "project", "tool", "role")]
+        parts += [str(meta.get(k, "")) for k in ("agent", "project", "tool", "role", "kind")]
         parts += [message.get("path", ""), message.get("text") or ""]
     return "\n".join(p for p in parts if p)
 

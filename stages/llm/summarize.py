@@ -68,7 +68,9 @@ class SummarizeDraft(Stage):
 
     def run(self, ctx: Context, messages: list[dict]) -> dict[str, Any]:
         p = self.params
-        text, used = conversation(messages, p.max_chars, p.message_chars)
+        # Room in the context window for the instructions (~200 tokens) and the answer.
+        room = p.context_tokens - p.max_tokens - 400
+        text, used = conversation(messages, p.max_chars, p.message_chars, room)
         session = next((m["metadata"].get("session", "") for m in messages if m.get("metadata")), "")
         draft: dict[str, Any] = {
             "session": session,

@@ -60,8 +60,13 @@ def test_a_faithful_draft_passes_every_local_probe(cls):
 def test_length_fails_an_empty_and_an_overlong_draft():
     short = run_probe(ProbeLength, "Done.")
     assert short["passed"] is False and "shorter than 40" in short["evidence"][0]
-    long = run_probe(ProbeLength, GOOD * 40)
+    long = run_probe(ProbeLength, " ".join(f"The fix of fetch.py went through step {i}." for i in range(40)))
     assert long["passed"] is False and "longer than" in long["evidence"][0]
+
+
+def test_length_fails_a_model_stuck_in_a_loop():
+    verdict = run_probe(ProbeLength, "The retry loop in fetch.py was fixed. " + "It was fixed. " * 3)
+    assert verdict["passed"] is False and verdict["evidence"] == ["repeats itself: one sentence 3 times"]
 
 
 def test_proper_nouns_fails_an_invented_name():
@@ -96,6 +101,14 @@ def test_identifiers_fails_an_invented_identifier(draft, kind, token):
     verdict = run_probe(ProbeIdentifiers, draft)
     assert verdict["passed"] is False
     assert f"{kind} '{token}' is not in the session" in verdict["evidence"]
+
+
+def test_identifiers_accepts_a_function_called_with_arguments_in_the_session():
+    messages = example_messages()
+    messages[1]["text"] += " The loop is in retry_fetch(url, tries)."
+    assert (
+        run_probe(ProbeIdentifiers, "The user fixed retry_fetch() in fetch.py.", messages)["passed"] is True
+    )
 
 
 def test_identifiers_accepts_a_quantity_written_another_way():
