@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from pica.stages.secrets.verify import TEMPLATE, entropy, is_stand_in
+from pica.stages.secrets.verify import TEMPLATE, entropy, is_stand_in, sequential_run, wholly_sequential
 
 # A secret word followed, within the name, by an assignment: most mentions of "token" in prose
 # are not, and are skipped without a full match.
@@ -73,6 +73,11 @@ def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: boo
         return False
     if is_stand_in(value) or TEMPLATE.search(value) or (quote == "`" and " " in value):
         return False  # a placeholder, a template or variable, a command substitution
+    # A run of 8 characters in sequence (12345678, a1b2c3d4) is typed, not generated: it marks a
+    # stand-in for a machine-made key or token. A password is typed by a person, who does put
+    # runs in real ones; there only a value that is wholly sequential is a stand-in (detect-secrets).
+    if wholly_sequential(value) or (not password_name and sequential_run(value)):
+        return False
     if value.startswith(
         ("http://", "https://", "/", "./", "~/", "%", "@", "env.", "process.env", "os.environ")
     ):
@@ -81,8 +86,13 @@ def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: boo
         return False  # a provider's prefix on a body that is not that provider's format: made up
     if UUID.match(value):
         return re.search(r"(?i)key|token|secret", name) is not None
-    if IDENTIFIER.match(value) or (call and re.fullmatch(r"[A-Za-z_]\w*=", value)):
-        return False  # a call, an attribute, an indexing, a camelCase identifier, a keyword argument
+    if call:
+        # The value is a call, `auth = OAuth('…', …)`: what it returns is no literal, and its
+        # arguments are not named by the assignment (ds: is_indirect_reference; gitleaks' generic
+        # value must end at a quote, space or `;`, never at `(`).
+        return False
+    if IDENTIFIER.match(value):
+        return False  # a call, an attribute, an indexing, a camelCase identifier
     if quote and password_name and re.fullmatch(r"[A-Z0-9_]+", value):
         return True  # password "ADMIN_PASS": a quoted literal, not a constant's name
     if re.fullmatch(r"[A-Za-z]+(?:[_-][A-Za-z]+)+", value):

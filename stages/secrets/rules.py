@@ -22,6 +22,7 @@ from pica.stages.secrets import verify
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 E = r"(?![A-Za-z0-9])"  # the token ends here
 EW = r"(?![\w-])"  # ... for alphabets that include _ and -
+GLUED = r"\w.-"  # a token right after a word character, `.` or `-` belongs to something longer
 # gitleaks' assignment between a keyword and its value: `=`, `:`, `:=`, `=>`, `?=`, `,`, `||`
 ASSIGN = r"""[\w.-]{0,25}?['"]?\s{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|\+=|,)[\x60'"\s=]{0,5}"""
 
@@ -157,20 +158,26 @@ TOKENS: list[Rule] = [
     # WireGuard keys are 32 bytes, base64 (np: wireguard.1, wireguard.2)
     rule("private_key", "privatekey", r"PrivateKey\s*=\s*([A-Za-z0-9+/]{42}[A-Za-z0-9+/=]=?)"),
     rule("generic_api_key", "presharedkey", r"PresharedKey\s*=\s*([A-Za-z0-9+/]{43}=)"),
-    # gl: anthropic-api-key / anthropic-admin-api-key, np: anthropic.1: 93-95 characters then AA
+    # Anthropic API and admin keys: version, 93 characters, then AA (gl: anthropic-api-key
+    # `sk-ant-api03-[a-zA-Z0-9_\-]{93}AA`, anthropic-admin-api-key `sk-ant-admin01-…{93}AA`; np:
+    # anthropic.1 `sk-ant-api\d{2}-` + 95, whose examples all end in AA). OAuth access/refresh
+    # tokens have no published length: gl: anthropic-oauth-token / -refresh-token want 40 or more.
     rule(
         "anthropic_api_key",
         "sk-ant-",
-        r"sk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_-]{80,120}" + EW,
+        r"sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{93}AA(?![\w-])"
+        r"|sk-ant-(?:oat|ort|sid)\d{2}-[A-Za-z0-9_-]{40,}(?![\w-])",
         not_after=r"\w.-",
     ),
-    # gl: openai-api-key (project, service-account and admin keys carry T3BlbkFJ, "OpenAI" in
-    # base64); np: openai.1 (legacy sk- + 48); ds: OpenAIDetector
+    # OpenAI: every key format carries T3BlbkFJ ("OpenAI" in base64) between two random parts
+    # (gl: openai-api-key, project/service-account/admin keys and legacy `sk-` + 20 + T3BlbkFJ +
+    # 20; ds: OpenAIDetector `sk-[A-Za-z0-9-_]*[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}`), so a
+    # `sk-proj-…` without it is not a key. Nosey Parker's np: openai.1 also takes the legacy
+    # `sk-` + 48 alphanumerics without the marker (its own example has none).
     rule(
         "openai_api_key",
         "sk-",
-        r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}"
-        r"|sk-[A-Za-z0-9_-]*[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9_-]{20,}"
+        r"sk-[A-Za-z0-9_-]*[A-Za-z0-9_-]{20}T3BlbkFJ[A-Za-z0-9_-]{20,}(?![\w-])"
         r"|sk-[A-Za-z0-9]{48}" + E,
         not_after=r"\w.-",
     ),
@@ -219,12 +226,48 @@ TOKENS: list[Rule] = [
     ),
     rule("gitlab_token", "gr1348941", r"GR1348941[\w-]{20,50}" + EW),
     rule("gitlab_token", "_gitlab_session=", r"_gitlab_session=([0-9a-z]{32})" + E),
-    # Slack: xox[abeoprs]- tokens (api.slack.com/authentication/token-types; gl: slack-*;
-    # np: slack.2-6; ds: SlackDetector)
-    rule("slack_token", "xoxa- xoxb- xoxo- xoxp- xoxr- xoxs-", r"xox[abposr]-(?:\d+-)*[A-Za-z0-9-]{8,}" + EW),
-    rule("slack_token", "xoxe", r"(?i)xoxe(?:\.xox[bp])?-\d-[A-Z0-9]{100,}" + E),
-    rule("slack_token", "xoxe-", r"xoxe-(?:\d+-){2,}[A-Za-z0-9-]{20,}" + EW),
-    rule("slack_token", "xapp-", r"(?i)xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+|xapp-\d{12}-[A-Za-z0-9/+]{24}" + E),
+    # Slack (api.slack.com/authentication/token-types, /config-tokens), each shape as published:
+    # gl: slack-bot-token (np: slack.2), slack-user-token (np: slack.4; xoxe- is its rotating
+    # form), slack-legacy-bot-token (np: slack.6), slack-legacy-workspace-token, slack-legacy-token,
+    # slack-app-token (np: slack.5), slack-config-access-token, slack-config-refresh-token; ds:
+    # SlackDetector `xox[abposr]-(?:\d+-)+[a-z0-9]+`, here with its examples' 6+ digit ids and a
+    # 10+ character random tail (`xoxb-12345-abcd234`, `xoxp-1234-1234-1234-…` are typed by hand).
+    # A token glued after `.` or `-` is part of another token (`xoxe.xoxp-1-…` is a configuration
+    # token, which only its own 163-166 character shape matches) or of a file name.
+    rule(
+        "slack_token",
+        "xoxa- xoxb- xoxo- xoxp- xoxr- xoxs-",
+        r"xox[abposr]-(?:\d-)?(?:\d{6,}-)+[A-Za-z0-9]{10,}" + EW,
+        entropy=2.0,
+        not_after=GLUED,
+    ),
+    rule(
+        "slack_token",
+        "xoxb-",
+        r"xoxb-[0-9]{10,13}-[0-9]{10,13}[a-zA-Z0-9-]*" + EW,
+        entropy=3.0,
+        not_after=GLUED,
+    ),
+    rule(
+        "slack_token",
+        "xoxp- xoxe-",
+        r"xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}" + EW,
+        entropy=2.0,
+        not_after=GLUED,
+    ),
+    rule("slack_token", "xoxb-", r"xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}" + E, entropy=2.0, not_after=GLUED),
+    rule(
+        "slack_token", "xoxa- xoxr-", r"xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}" + E, entropy=2.0, not_after=GLUED
+    ),
+    rule("slack_token", "xoxo- xoxs-", r"xox[os]-\d+-\d+-\d+-[a-fA-F\d]+" + E, entropy=2.0, not_after=GLUED),
+    rule("slack_token", "xoxe.xox", r"(?i)xoxe\.xox[bp]-\d-[A-Z0-9]{163,166}" + E, entropy=2.0),
+    rule("slack_token", "xoxe-", r"(?i)xoxe-\d-[A-Z0-9]{146}" + E, entropy=2.0, not_after=GLUED),
+    rule(
+        "slack_token",
+        "xapp-",
+        r"(?i)xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+|xapp-\d{12}-[A-Za-z0-9/+]{24}" + E,
+        entropy=2.0,
+    ),
     # Teams incoming webhooks (np: msteams.1; gl: microsoft-teams-webhook)
     rule(
         "msteams_token",
@@ -669,12 +712,14 @@ CONTEXTUAL: list[Rule] = [
         r"[a-zA-Z0-9_-]{44}",
         "ibm iam cloud",
     ),
+    # IBM COS HMAC: ds' token_prefix `(?:(?:ibm)?[-_]?cos[-_]?(?:hmac)?|)` may be empty, so a
+    # name starting with `secret_access_key`/`secret_key` and 48 hex is one
     rule(
         "ibm_cloud_credential",
-        "",
-        r"(?i)secret[-_]?(?:access)?[-_]?key['\"]?\]?\s*(?:=|:|:=|=>| +|::)\s*['\"]?([a-f0-9]{48})(?![\w-])",
+        "secret",
+        r"(?i)(?<![a-z0-9_])(?:(?:ibm)?[-_]?cos[-_]?(?:hmac)?[-_]?)?secret[-_]?(?:access)?[-_]?key['\"]?\]?\s*"
+        r"(?:=|:|:=|=>| +|::)\s*['\"]?([a-f0-9]{48})(?![\w-])",
         not_after="",
-        near=r"cos[-_]?(?:hmac)?[-_]?",
     ),
     assignment(
         "ibm_cloud_credential",

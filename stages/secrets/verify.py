@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import math
 import re
 import zlib
@@ -78,6 +79,49 @@ STAND_IN_WORDS = re.compile(
 TEMPLATE = re.compile(
     r"\$\{|\$\(|\$[A-Za-z_]|%\(|\{\{|#\{|<[^>]*>|^\[.*\]?$|^%\w+%$|::|\.\.\.|…|\[Redacted\]", re.I
 )
+
+
+# Characters that follow one another: digits in keyboard order (…8, 9, 0) and the alphabet.
+NEXT = {a: b for seq in ("12345678901", "abcdefghijklmnopqrstuvwxyz") for a, b in itertools.pairwise(seq)}
+
+
+def sequential_run(value: str, length: int = 8) -> bool:
+    """Whether `value` holds `length` characters in sequence: `12345678`, `abcdefgh`, `87654321`,
+    or two such runs interleaved (`a1b2c3d4`). A person typing a stand-in writes these; a random
+    token almost never holds one. Over an alphabet of k characters the chance that a given place
+    starts such a run is at most 4 (up, down, straight, interleaved) times (1/k)^(length - 1): for
+    a 40-character value, under 4e-11 for base62, 5e-7 for hex and 7e-6 for digits alone.
+    (detect-secrets drops a secret that is wholly sequential, `is_sequential_string`; gitleaks'
+    global stopword is the alphabet.)"""
+    text = value.lower()
+    for step in (1, 2):  # neighbours, then every other character (interleaved)
+        for forward in (True, False):
+            run = 1
+            for i in range(step, len(text)):
+                a, b = (text[i - step], text[i]) if forward else (text[i], text[i - step])
+                if NEXT.get(a) == b and (step == 1 or text[i - 1].isdigit() != b.isdigit()):
+                    run += 1
+                    if run + step - 1 >= length:
+                        return True
+                else:
+                    run = 1
+    return False
+
+
+def wholly_sequential(value: str) -> bool:
+    """detect-secrets' is_sequential_string: the whole value is a stretch of `0123456789`,
+    `ABC…XYZ`, `0123456789ABCDEF` (each repeated), or of the base64 alphabet."""
+    upper = value.upper()
+    digits, letters = "0123456789", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    sequences = (
+        letters * 2 + digits + "+/",
+        digits + letters * 2 + "+/",
+        (digits + letters) * 2,
+        digits * 2,
+        (digits + "ABCDEF") * 2,
+        letters + "=/",
+    )
+    return any(upper in sequence for sequence in sequences)
 
 
 def is_stand_in(value: str) -> bool:

@@ -24,9 +24,9 @@ SAMPLES = {
     "slack_token": "xoxb-263594206564-2343594206574-FGqddMF8t08v8N7Oq4i57vs1",
     "stripe_api_key": "sk_live_51HbQrKLm0pQrStUvWxYz12345",
     "google_api_key": "AIzaSyNHxIf32IQ1a1yjl3ZJIqKZqzLAK1XhDk-",
-    "openai_api_key": "sk-proj-Rb3vJ9zWq2Lk8Yt5Xn1Mp4Hs7Dc0Fg6Ae2Bi9Ku",
+    "openai_api_key": "sk-proj-Rb3vJ9zWq2Lk8Yt5Xn1MT3BlbkFJp4Hs7Dc0Fg6Ae2Bi9Ku5",
     "anthropic_api_key": "sk-ant-api03-"
-    + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9fG1hJ3kL5mN7pQ9rS1tU3vW5xY7zA9bC1dE3fG5hJ7-AA",
+    + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9fG1hJ3kL5mN7pQ9rS1tU3vW5xY7zA9bC1dE3fG5hJ7kL9mN2pQ-AA",
     "huggingface_token": "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",
     "npm_token": "npm_4y2CaxGzT3qPe8Wm7Ry9Lk1Jh6Gf5Ds0Ab3c",
     "sendgrid_api_key": "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",
@@ -58,7 +58,7 @@ def test_recall_and_false_positives_on_both_parts_of_the_labelled_corpus():
         assert recall >= 98.0, (part, line)
         # Pins today's level so it can only improve (docs/redaction.md says which remain and why;
         # the target is 2%).
-        assert false_positives <= {"dev": 4.8, "check": 14.8}[part], (part, line)
+        assert false_positives <= {"dev": 4.8, "check": 4.9}[part], (part, line)
 
 
 @pytest.mark.parametrize(
