@@ -341,7 +341,7 @@ class GroundingParams(Params):
     )
     model: str = Field("", description="The embedding model; empty: the one the index records, else MiniLM.")
     threshold: float = Field(
-        0.45, ge=-1, le=1, description="Least cosine between a sentence and its best passage (docs/llm.md)."
+        0.40, ge=-1, le=1, description="Least cosine between a sentence and its best passage (docs/llm.md)."
     )
     passage_chars: int = Field(
         600, gt=50, description="Messages without stored vectors are embedded in pieces this long."
