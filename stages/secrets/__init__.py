@@ -5,24 +5,99 @@ assignments (docs/redaction.md).
 `[REDACTED:<class>]`. Rules are tried in order (provider tokens, provider contexts, credential
 syntax, keyed assignments); a span overlapping an earlier one is dropped.
 
-Speed (docs/benchmarks.md, "Redaction speed"): a rule whose pattern starts with literals runs
-as is, since the regex engine searches for a literal prefix as fast as for a keyword; any other
-rule runs only when one of its keywords occurs in the lowercased text (gitleaks' keyword
-prefilter). Case-insensitive rules match the lowercased text, where the engine can still use
-their literal prefix.
+Speed (docs/benchmarks.md, "Redaction speed"): a rule runs only when one of its keywords occurs
+in the lowercased text (gitleaks' keyword prefilter). A rule's keywords are the literal prefixes
+its pattern must start with (read from the compiled pattern: `gh[pousr]_` gives ghp_, gho_, …),
+else the ones it declares. One Aho-Corasick pass (pyahocorasick) finds which of all the rules'
+keywords occur; a keyword under 3 characters (`.`, `=`) would match everywhere, so its rule always
+runs. Case-insensitive rules match the lowercased text, where the engine keeps its literal-prefix
+search.
 """
 
 from __future__ import annotations
 
 import re
+import re._parser as _parser
 from collections import Counter
+
+try:  # one pass for all keywords; without it, one substring search per keyword (slower)
+    import ahocorasick
+except ImportError:  # pragma: no cover
+    ahocorasick = None
 
 from pica.stages.secrets.keyed import find_keyed
 from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS, Rule
 from pica.stages.secrets.verify import TEMPLATE, entropy, token_is_stand_in
 
 RULES: list[Rule] = TOKENS + CONTEXTUAL + STRUCTURES
-KEYWORDS: tuple[str, ...] = tuple(sorted({k for r in RULES for k in r.keywords}))
+SHORTEST_KEYWORD = 3  # shorter keywords occur in nearly any text
+
+
+def literal_prefixes(items: list, limit: int = 64) -> tuple[set[str], bool]:
+    """The strings one of which every match of the parsed pattern `items` starts with, and whether
+    they span the whole of it. Zero-width assertions are skipped; anything else that is not a
+    literal, a set of literals, a group or an alternation ends the prefix."""
+    out = {""}
+    for op, arg in items:
+        if op in (_parser.AT, _parser.ASSERT, _parser.ASSERT_NOT):
+            continue
+        if op is _parser.LITERAL:
+            if arg > 127:
+                return out, False
+            grown, whole = {chr(arg)}, True
+        elif op is _parser.IN and all(kind is _parser.LITERAL and c < 128 for kind, c in arg):
+            grown, whole = {chr(c) for _, c in arg}, True
+        elif op is _parser.SUBPATTERN:
+            grown, whole = literal_prefixes(list(arg[3]), limit)
+        elif op is _parser.BRANCH:
+            parts = [literal_prefixes(list(branch), limit) for branch in arg[1]]
+            grown = set().union(*(part for part, _ in parts))
+            whole = all(done for _, done in parts)
+        else:
+            return out, False
+        if len(out) * len(grown) > limit:
+            return out, False
+        out = {p + g for p in out for g in grown}
+        if not whole:
+            return out, False
+    return out, True
+
+
+def gate(rule: Rule) -> tuple[str, ...]:
+    """The lowercase keywords of which one must occur for `rule` to match; () when it always runs.
+    The pattern's own literal prefixes are preferred (they cannot be wrong), unless some are too
+    short to be worth a search and the rule declares better ones."""
+    derived = {p.lower() for p in literal_prefixes(list(_parser.parse(rule.pattern.pattern)))[0]}
+    derived.discard("")
+    declared = set(rule.keywords)
+    for keywords in (derived, declared):
+        if keywords and min(map(len, keywords)) >= SHORTEST_KEYWORD:
+            return tuple(sorted(keywords))
+    return tuple(sorted(derived or declared))
+
+
+GATES: list[tuple[str, ...]] = [gate(rule) for rule in RULES]
+KEYWORDS: tuple[str, ...] = tuple(sorted({k for keywords in GATES for k in keywords}))
+# Short keywords (`.`, `@`, `-p`) occur everywhere: each is one substring search, not thousands of
+# automaton hits. The others are found in one Aho-Corasick pass.
+SHORT = tuple(k for k in KEYWORDS if len(k) < SHORTEST_KEYWORD)
+if ahocorasick is not None:
+    AUTOMATON = ahocorasick.Automaton()
+    for keyword in KEYWORDS:
+        if len(keyword) >= SHORTEST_KEYWORD:
+            AUTOMATON.add_word(keyword, keyword)
+    AUTOMATON.make_automaton()
+
+
+def keywords_in(lowered: str) -> set[str]:
+    """Which keywords occur in the lowercased text."""
+    if ahocorasick is None:
+        return {k for k in KEYWORDS if k in lowered}
+    present = {keyword for _, keyword in AUTOMATON.iter(lowered)}
+    present.update(k for k in SHORT if k in lowered)
+    return present
+
+
 # Lowercase ASCII only, so offsets in the lowered text are offsets in the text.
 ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -61,15 +136,15 @@ def _secret_span(rule: Rule, text: str, match: re.Match[str]) -> tuple[int, int]
 def find_secrets(text: str) -> list[tuple[int, int, str]]:
     """(start, end, class) of every secret in `text`, sorted, non-overlapping."""
     lowered = lower(text)
-    present = {k for k in KEYWORDS if k in lowered}
+    present = keywords_in(lowered)
     spans: list[tuple[int, int, str]] = []
 
     def add(start: int, end: int, kind: str) -> None:
         if end > start and not any(s < end and start < e for s, e, _ in spans):
             spans.append((start, end, kind))
 
-    for rule in RULES:
-        if rule.keywords and not any(k in present for k in rule.keywords):
+    for rule, keywords in zip(RULES, GATES, strict=True):
+        if keywords and present.isdisjoint(keywords):
             continue
         for match in rule.pattern.finditer(lowered if rule.lowered else text):
             if rule.near and not rule.near.search(lowered, max(0, match.start() - 60), match.start()):

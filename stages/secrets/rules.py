@@ -717,9 +717,9 @@ CONTEXTUAL: list[Rule] = [
     rule(
         "ibm_cloud_credential",
         "secret",
-        r"(?i)(?<![a-z0-9_])(?:(?:ibm)?[-_]?cos[-_]?(?:hmac)?[-_]?)?secret[-_]?(?:access)?[-_]?key['\"]?\]?\s*"
-        r"(?:=|:|:=|=>| +|::)\s*['\"]?([a-f0-9]{48})(?![\w-])",
+        r"(?i)secret[-_]?(?:access)?[-_]?key['\"]?\]?\s*(?:=|:|:=|=>| +|::)\s*['\"]?([a-f0-9]{48})(?![\w-])",
         not_after="",
+        near=r"(?<![a-z0-9_])(?:(?:ibm)?[-_]?cos[-_]?(?:hmac)?[-_]?)?",  # the name starts here
     ),
     assignment(
         "ibm_cloud_credential",

@@ -132,3 +132,28 @@ def test_ibm_cos_hmac_secrets_follow_the_format_not_the_stand_in_test(name):
     # the provider's exact shape (48 hex under its names) decides; the sequential test is the
     # generic rule's, for values no format vouches for
     assert kinds(f'{name} = "{HMAC}"') == ["ibm_cloud_credential"]
+
+
+def test_the_keyword_prefilter_is_read_from_each_pattern_and_never_drops_a_match(monkeypatch):
+    import re
+
+    from pica.stages import secrets
+
+    def prefixes(pattern: str) -> set[str]:
+        return secrets.literal_prefixes(list(secrets._parser.parse(pattern)))[0]
+
+    assert prefixes(r"gh[pousr]_[A-Za-z0-9]{36}") == {"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}
+    assert prefixes(r"(?:A3T[A-Z0-9]|AKIA)[A-Z0-9]{16}") == {"A3T", "AKIA"}
+    assert prefixes(r"(?<![\w])sk-ant-(?:api|admin)\d{2}") == {"sk-ant-api", "sk-ant-admin"}
+    texts = [
+        OPENAI_PROJECT,
+        OPENAI_PROJECT.upper(),  # not a key (case-sensitive format), on both paths alike
+        f"KEY=sk-ant-api03-{ANTHROPIC_BODY}AA",
+        "xoxb-781236542736-2364535789652-GkwFDQoHqzXDVsC6GzqYUypD",
+        f'secret_access_key = "{HMAC}"',
+        "password: $6$rounds=5000$usesomesillystri$D4IrlXatmP7rx3P3InaxBeoomnAihCKRVQP22JZ6EY47Wc6BkroIuUUBOov1i",
+    ]
+    gated = [find_secrets(text) for text in texts]
+    monkeypatch.setattr(secrets, "GATES", [()] * len(secrets.RULES))
+    assert [find_secrets(text) for text in texts] == gated
+    assert all(gated[i] for i in (0, 3, 4, 5)) and re.search("anthropic", str(gated[2]))
