@@ -7,8 +7,9 @@ detect_secrets/plugins/*.py ("ds:"), and the providers' own documentation where 
 
 Each rule declares `keywords`: lowercase literals of which one must occur in the text for the rule
 to run at all (gitleaks' `keywords`). That is the prefilter that keeps redaction fast: most text
-holds none of them. A pattern's first capturing group, where it has one, is the secret; otherwise
-the whole match is.
+holds none of them. Where a pattern starts with literals, the prefixes read from it are used
+instead (`gate` in __init__.py), since they cannot be wrong. A pattern's first capturing group,
+where it has one, is the secret; otherwise the whole match is.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def rule(
     glue = frozenset(c for c in map(chr, range(128)) if not_after and re.match(f"[{not_after}]", c))
     lowered = pattern.startswith("(?i)")
     compiled = re.compile(lower_pattern(pattern[4:]) if lowered else pattern)
-    # A pattern that starts with literals is searched as fast as a keyword would be: it needs none.
+    # A pattern that starts with literals is gated on those (read from the pattern in __init__.py).
     always = not keywords or LITERAL_LED.match(compiled.pattern) is not None
     return Rule(
         kind,
