@@ -300,7 +300,7 @@ def test_tool_sets_are_checked_with_the_path_of_each_problem(tmp_path):
     assert "tools.search.defaults.kk: not a parameter of search" in text
     assert "tools.search.recipe: no recipe 'search/nope'" in text
     assert "tools.get.color: Extra inputs are not permitted" in text
-    with pytest.raises(RecipeError, match="no tool set 'nope' \\(shipped: default, readonly\\)"):
+    with pytest.raises(RecipeError, match="no tool set 'nope' \\(shipped: default, llm, readonly\\)"):
         load_toolset("nope", tool_parameters())
 
 

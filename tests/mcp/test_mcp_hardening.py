@@ -166,7 +166,7 @@ def test_bad_values_are_one_plain_sentence_each_without_links_or_python_types(ho
                 ({"query": "x", "k": "many"}, '`k` must be an integer, not "many".'),
                 ({"query": ""}, "`query` must not be empty."),
                 ({}, "`query` is required."),
-                ({"query": "x", "mode": "magic"}, "`mode` must be one of default, federated,"),
+                ({"query": "x", "mode": "magic"}, "`mode` must be one of default, expanded, federated,"),
                 ({"query": "x", "sources": 3}, "`sources` must be an array of strings or null, not 3."),
                 ({"query": "x", "filters": [1]}, "`filters` must be an object or null, not [1]."),
                 ({"query": "x", "compact": "maybe"}, '`compact` must be true or false, not "maybe".'),
