@@ -281,6 +281,10 @@ def instructions(tools: Tools, offered: list[str], toolset: Toolset) -> str:
         get = "; open a hit with `get` using its id and lines" if "get" in offered else ""
         lines.append("Start with `search`: its default mode asks every local source at once and ranks "
                      f"by trust (fact > reference > lead > stale){get}.")  # fmt: skip
+    if "summarize" in offered:
+        lines.append("The one exception is `summarize`: a local model's summary of a session, given "
+                     "only when six checks find nothing wrong with it (else no text and why); it is "
+                     "generated, so confirm what matters with `session`.")  # fmt: skip
     lines.append(f"Tool set: {toolset.description or toolset.source}.")
     lines.append(_home(tools, collections, "reindex" in offered))
     if collections:

@@ -323,9 +323,18 @@ def test_an_unknown_session_is_an_error_in_plain_words(session_home):
     assert "'nope' is no indexed session" in result.output
 
 
-def test_the_summarize_tool_is_offered_only_by_the_llm_tool_set():
-    from pica.mcp.server import tool_parameters
+def test_the_summarize_tool_is_offered_only_by_the_llm_tool_set(session_home, monkeypatch, down_url):
+    from pica.kernel.settings import Settings
+    from pica.mcp.server import _available, instructions, tool_parameters
+    from pica.mcp.tools import Tools
     from pica.mcp.toolsets import load_toolset
+
+    llm = load_toolset("llm", tool_parameters())
+    tools = Tools(Settings(), llm.tools)
+    assert "`summarize`: a local model's summary" in instructions(tools, _available(llm, tools), llm)
+    monkeypatch.setenv("PICA_OLLAMA_HOST", down_url)
+    report = Tools(Settings(), llm.tools).summarize("s1", n_messages=5).report
+    assert report["trust"] == "degraded" and "summary" not in report
 
     assert "summarize" not in load_toolset("default", tool_parameters()).tools
     assert "summarize" not in load_toolset("readonly", tool_parameters()).tools
