@@ -4,6 +4,7 @@ hypothetical answer passage, as qmd does); each is searched and the lists fused 
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
@@ -17,16 +18,18 @@ from pica.stages.llm import audit
 from pica.stages.llm.client import Model, ModelUnavailable
 from pica.stages.llm.summarize import ModelParams, recorded
 
+# One short prompt per kind of phrasing (asked at once): small models follow "X, and nothing else"
+# far better than a multi-line format.
 KINDS = {
-    "lex": "lex: the keywords a search engine should match",
-    "vec": "vec: the question asked again in other words",
-    "hyde": "hyde: two sentences that would answer it, as a document would say them",
+    "lex": "Give the 3 to 8 keywords a search engine should look for to answer this question, "
+    "separated by spaces, and nothing else.\n\nQuestion: {query}",
+    "vec": "Say this question again in other words, as one question, and nothing else.\n\nQuestion: {query}",
+    "hyde": "Write two sentences that answer this question the way a document about it would, and "
+    "nothing else.\n\nQuestion: {query}",
 }
-PROMPT = (
-    "Help search a document collection for this question.\n\nQuestion: {query}\n\n"
-    "Write exactly these lines and nothing else:\n{lines}"
+LABEL = re.compile(
+    r"^\W*(?:keywords?|question|answer|rephrased|rewritten|lex|vec|hyde)\s*:\s*", re.IGNORECASE
 )
-LINE = re.compile(r"^\W*(lex|vec|hyde)\W*\s*[:\-]\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 
 
 class ExpandParams(ModelParams):
@@ -45,7 +48,8 @@ class ExpandParams(ModelParams):
 
 @stage
 class ExpandLlm(Stage):
-    """Ask a local model for other phrasings of a question; none (with a warning) when it fails."""
+    """Ask a local model for other phrasings of a question (keywords, a paraphrase, a hypothetical
+    answer), one short prompt each, at once; none (with a warning) when it fails."""
 
     id = "expand.llm.v1"
     Params = ExpandParams
@@ -54,11 +58,8 @@ class ExpandLlm(Stage):
 
     @classmethod
     def example(cls, workdir: Path) -> Example:
-        reply = (
-            "lex: retry backoff\nvec: how long to wait between retries\n"
-            "hyde: Retries wait twice as long each time."
-        )
-        return Example(params={"query": "retry delay", "host": recorded(workdir, reply)})
+        replies = ["retry backoff", "How long should a client wait between retries?", "Retries wait longer."]
+        return Example(params={"query": "retry delay", "host": recorded(workdir, *replies)})
 
     def warm_up(self, ctx: Context) -> None:
         self.model = Model(self.params.host, self.params.model, self.params.timeout_s)
@@ -69,33 +70,42 @@ class ExpandLlm(Stage):
             return {"queries": []}
         if not p.enabled:
             return {"queries": []}
-        content = PROMPT.format(query=p.query, lines="\n".join(KINDS[k] for k in p.kinds))
-        try:
-            reply, call = self.model.chat([{"role": "user", "content": content}], "expand", max_tokens=200)
-        except ModelUnavailable as error:
-            audit.append(p.audit_log, error.call.record() if error.call else {})
-            ctx.warn(f"{error}; searched for the question alone")
-            return {"queries": []}
-        audit.append(p.audit_log, call.record())
-        queries = phrasings(reply, p.kinds, p.query, p.max_chars)
-        if not queries:
+        with ThreadPoolExecutor(len(p.kinds)) as pool:
+            answers = list(pool.map(self._ask, p.kinds))
+        for answer in answers:
+            audit.append(p.audit_log, answer[1])
+        failures = [answer[2] for answer in answers if answer[2]]
+        queries = unique([clean(reply, p.max_chars) for reply, _, _ in answers], p.query)
+        if failures and len(failures) == len(answers):
+            ctx.warn(f"{failures[0]}; searched for the question alone")
+        elif not queries:
             ctx.warn("the model wrote no usable phrasings; searched for the question alone")
         return {"queries": queries}
 
+    def _ask(self, kind: str) -> tuple[str, dict, str]:
+        """(reply, the call's audit record, why it failed or "")."""
+        content = KINDS[kind].format(query=self.params.query)
+        try:
+            reply, call = self.model.chat([{"role": "user", "content": content}], "expand", max_tokens=120)
+        except ModelUnavailable as error:
+            return "", error.call.record() if error.call else {}, str(error)
+        return reply, {**call.record(), "kind": kind}, ""
 
-def phrasings(reply: str, kinds: list[str], query: str, max_chars: int) -> list[str]:
-    """The requested kinds' lines of a reply, each once, not the question itself."""
-    found: dict[str, str] = {}
-    for kind, text in LINE.findall(reply):
-        text = text.strip().strip('"').strip()[:max_chars]
-        if kind.lower() in kinds and kind.lower() not in found and text:
-            found[kind.lower()] = text
-    seen = {query.strip().lower()}
-    out = []
-    for kind in kinds:
-        text = found.get(kind, "")
-        if text and text.lower() not in seen:
-            seen.add(text.lower())
+
+def clean(reply: str, max_chars: int) -> str:
+    """The first paragraph of a reply, without a label ("Keywords:") or quotes, cut to max_chars."""
+    first = next((part.strip() for part in reply.strip().split("\n\n") if part.strip()), "")
+    first = LABEL.sub("", " ".join(first.split())).strip().strip('"').strip()
+    return first[:max_chars]
+
+
+def unique(phrasings: list[str], query: str) -> list[str]:
+    """Each phrasing once, none the question itself, none empty."""
+    seen, out = {" ".join(query.lower().split())}, []
+    for text in phrasings:
+        key = " ".join(text.lower().split())
+        if key and key not in seen:
+            seen.add(key)
             out.append(text)
     return out
 

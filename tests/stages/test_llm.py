@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from pica.kernel.records import Document, Hit
 from pica.kernel.stage import Context
 from pica.stages.llm.client import Model, ModelUnavailable
-from pica.stages.llm.expand import ExpandLlm, phrasings
+from pica.stages.llm.expand import ExpandLlm, clean, unique
 from pica.stages.llm.probes import (
     ProbeGrounding,
     ProbeIdentifiers,
@@ -407,12 +407,22 @@ def test_batch_scores_reads_only_the_right_shape():
 # query expansion
 
 
-def test_expansion_reads_the_three_kinds_of_phrasing():
-    reply = "lex: retry backoff jitter\nVEC: how long should a client wait between retries\nhyde: Retries back off."
-    assert phrasings(reply, ["lex", "vec", "hyde"], "retry delay", 400) == [
-        "retry backoff jitter", "how long should a client wait between retries", "Retries back off."
-    ]  # fmt: skip
-    assert phrasings("lex: retry delay\nnonsense", ["lex", "vec"], "retry delay", 400) == []
+def test_expansion_keeps_the_first_paragraph_of_each_reply_without_labels():
+    assert clean('Keywords: "retry backoff jitter"\n\nThese are the words.', 400) == "retry backoff jitter"
+    assert clean("  \n\nHow long should a client wait\nbetween retries?", 400) == (
+        "How long should a client wait between retries?"
+    )
+    assert unique(["Retry  delay", "backoff", "", "backoff"], "retry delay") == ["backoff"]
+
+
+def test_expansion_asks_one_prompt_per_kind(tmp_path):
+    audit = tmp_path / "audit.jsonl"
+    with OllamaServer(CannedBackend(["retry backoff"])) as server:
+        queries, ctx = expand(server.url, kinds=["lex", "hyde"], audit_log=str(audit))
+    asked = sorted(r["messages"][0]["content"].split("\n")[0] for r in server.backend.asked)
+    assert asked[0].startswith("Give the 3 to 8 keywords") and asked[1].startswith("Write two sentences")
+    assert queries == ["retry backoff"] and ctx.warnings == []
+    assert sorted(json.loads(line)["kind"] for line in audit.read_text().splitlines()) == ["hyde", "lex"]
 
 
 def expand(host: str, **params) -> tuple[list[str], Context]:
@@ -425,7 +435,7 @@ def expand(host: str, **params) -> tuple[list[str], Context]:
 def test_expansion_fails_open(down_url):
     queries, ctx = expand(down_url)
     assert queries == [] and "searched for the question alone" in ctx.warnings[0]
-    with OllamaServer(CannedBackend(["I don't know."])) as server:
+    with OllamaServer(CannedBackend(["retry delay", "", "  "])) as server:
         queries, ctx = expand(server.url)
     assert queries == [] and ctx.warnings == [
         "the model wrote no usable phrasings; searched for the question alone"
@@ -447,8 +457,8 @@ def test_expanded_search_fuses_each_phrasing(pica_home, monkeypatch):
         "cake.md": "# Cake\n\nFlour, sugar and butter.\n",
     })  # fmt: skip
     index(folder, "notes")
-    reply = "lex: exponential backoff\nvec: doubling the wait between attempts\nhyde: The wait doubles."
-    with OllamaServer(CannedBackend([reply])) as server:
+    replies = ["exponential backoff", "doubling the wait between attempts", "The wait doubles."]
+    with OllamaServer(CannedBackend(replies)) as server:
         monkeypatch.setenv("PICA_OLLAMA_HOST", server.url)
         monkeypatch.setenv("PICA_LLM_MODEL", "canned")
         result = run("search/expanded", variables={"query": "retry delay", "base": "lexical"})
@@ -478,8 +488,8 @@ def test_a_file_of_recorded_answers_must_be_one(tmp_path):
 def test_deepweb_thorough_asks_the_models_phrasings_when_none_are_given(pica_home, monkeypatch):
     from tests.web_server import local_web, result
 
-    reply = "lex: tower height metres\nvec: how tall is the iron tower\nhyde: The tower is 330 metres tall."
-    with local_web() as web, OllamaServer(CannedBackend([reply])) as model:
+    replies = ["tower height metres", "how tall is the iron tower", "The tower is 330 metres tall."]
+    with local_web() as web, OllamaServer(CannedBackend(replies)) as model:
         web.results["tower height"] = [result("https://a.example.org/t", "Tower", "The tower is tall.")]
         web.results["how tall is the iron tower"] = [
             result("https://b.example.net/h", "Height", "330 metres.")
@@ -494,9 +504,9 @@ def test_deepweb_thorough_asks_the_models_phrasings_when_none_are_given(pica_hom
             "search/deepweb", {**variables, "queries": ["eiffel"], "stages.read.enabled": False}
         )
     urls = [h.path for h in found.output["hits"]]
-    assert "https://b.example.net/h" in "".join(urls) and len(model.backend.asked) == 1
+    assert "https://b.example.net/h" in "".join(urls) and len(model.backend.asked) == 3
     assert len(asked) == 4  # the question and the model's three phrasings
-    assert len(model.backend.asked) == 1 and given.output is not None  # --q given: the model is not asked
+    assert len(model.backend.asked) == 3 and given.output is not None  # --q given: the model is not asked
 
 
 def test_deepweb_thorough_without_a_model_configured_asks_none(pica_home, monkeypatch, down_url):
