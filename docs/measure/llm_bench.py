@@ -28,16 +28,25 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=30)
     parser.add_argument("--scratch", default="")
     parser.add_argument("--modes", default="lexical,hybrid,llm-rerank,expanded")
-    parser.add_argument("--variables", default="{}", help='JSON: variables per mode, e.g. {"llm-rerank": {"llm_batch": false}}')
+    parser.add_argument("--host", default="", help="a real Ollama-compatible server (default: SmolLM2 here)")
+    parser.add_argument("--model", default="", help="the model on --host")
+    parser.add_argument(
+        "--variables",
+        default="{}",
+        help='JSON: variables per mode, e.g. {"llm-rerank": {"llm_batch": false}}',
+    )
     args = parser.parse_args()
     scratch = args.scratch or str(Path(tempfile.gettempdir()) / f"pica-llm-bench-{args.bench}")
     os.environ["PICA_AUDIT_LOG"] = str(Path(scratch) / "llm-audit.jsonl")
 
+    import contextlib
+
     from pica.kernel import runner
     from tests.llm_server import SMOLLM2, LlamaBackend, OllamaServer
 
-    with OllamaServer(LlamaBackend()) as server:
-        os.environ["PICA_OLLAMA_HOST"], os.environ["PICA_LLM_MODEL"] = server.url, SMOLLM2
+    with contextlib.nullcontext() if args.host else OllamaServer(LlamaBackend()) as server:
+        os.environ["PICA_OLLAMA_HOST"] = args.host or server.url
+        os.environ["PICA_LLM_MODEL"] = args.model or SMOLLM2
         modes = args.modes.split(",")
         result = runner.run(
             f"bench/{args.bench}",

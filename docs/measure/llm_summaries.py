@@ -70,12 +70,14 @@ def main() -> None:
             print(f"{n:3}/{len(sessions)} {session['agent']:12} {session['messages']:5} messages "
                   f"{seconds[-1]:5.1f} s {summary['trust']:9} {','.join(failed)}", flush=True)  # fmt: skip
             if drafts:
-                drafts.write(json.dumps({"session": session["session"], "text": draft["text"],
-                                         "error": draft["error"], "probes": summary["probes"]}) + "\n")  # fmt: skip
+                record = {"session": session["session"], "text": draft["text"], "error": draft["error"],
+                          "probes": summary["probes"]}  # fmt: skip
+                drafts.write(json.dumps(record) + "\n")
     if drafts:
         drafts.close()
+    median = sorted(seconds)[len(seconds) // 2] if seconds else None
     print(json.dumps({"sessions": len(sessions), "trust": dict(trust), "fired": dict(fired),
-                      "seconds_median": sorted(seconds)[len(seconds) // 2] if seconds else None}, indent=2))  # fmt: skip
+                      "seconds_median": median}, indent=2))  # fmt: skip
 
 
 if __name__ == "__main__":
