@@ -7,8 +7,9 @@ ignored, so no query can be a syntax error. Tantivy's own parser never sees the 
 
 Parts written side by side are a question: they rank by BM25 over any of them (as published
 BM25 runs do, and Lucene's default OR); a chunk holding every one can have its score multiplied
-by 1 + all_words_boost (0 by default: BM25's sum already ranks it higher). The operators are strict where they are written: `a AND b` needs both,
-`NOT a` excludes, a phrase needs its words in order, `a NEAR b` near each other in either order.
+by 1 + all_words_boost (0 by default: BM25's sum already ranks it higher). The operators are
+strict where they are written: `a AND b` needs both, `NOT a` excludes, a phrase needs its words
+in order, `a NEAR b` near each other in either order.
 """
 
 from __future__ import annotations

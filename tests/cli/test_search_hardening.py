@@ -9,7 +9,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -83,11 +82,9 @@ def test_bench_takes_a_dataset_and_says_where_it_looked(tiny_beir, tmp_path, pic
 
 
 def test_bench_refuses_an_unknown_mode_before_running(tiny_beir, tmp_path, pica_home):
-    started = time.monotonic()
     result = pica("bench", "bench/cranfield", "--dataset", str(tiny_beir), "--modes", "lexical,nosuch")
     assert result.returncode == 2 and "'nosuch'" in result.stderr and "hybrid" in result.stderr
-    assert not (pica_home / "bench").exists()  # nothing was indexed
-    assert time.monotonic() - started < 30
+    assert not (pica_home / "bench").exists()  # nothing was indexed: refused before running
     with pytest.raises(RecipeError, match="'nosuch' is not a search mode"):
         runner.plan("bench/questions", variables={"questions": "q.json", "modes": ["lexical", "nosuch"]})
 
@@ -262,7 +259,6 @@ def online_but_watched(monkeypatch):
 def test_rerank_without_a_model_is_an_immediate_error(world, monkeypatch, online_but_watched):
     for key, value in world.items():
         monkeypatch.setenv(key, value)
-    started = time.monotonic()
     variables = {
         "query": "crawler",
         "model": "hashed-words",
@@ -271,4 +267,4 @@ def test_rerank_without_a_model_is_an_immediate_error(world, monkeypatch, online
     with pytest.raises(PicaError, match="--reranker FOLDER") as error:
         runner.run("search/rerank", variables=variables)
     assert "cross-encoder/ms-marco-MiniLM-L6-v2" in str(error.value)
-    assert online_but_watched == [] and time.monotonic() - started < 10
+    assert online_but_watched == []  # nothing tried the network, so nothing waited on retries
