@@ -1,6 +1,6 @@
 """Replace secrets with `[REDACTED:<class>]` wherever outside text enters Pica.
 
-Everything a user or an agent can read back passes through `redact` (`stages/secrets.py`) once:
+Everything a user or an agent can read back passes through `redact` (`stages/secrets/`) once:
 documents before they are stored (`redact.secrets.v1`: text, title, metadata, path and id), and
 hits read at query time from places Pica does not index (the knowledge graph, the web, a vector
 table: `redact_hit`, called by those providers; `redact.hits.v1` for any other stage, such as a
