@@ -99,7 +99,9 @@ def split_lines(lines: list[str], max_chars: int, overlap: int) -> list[Span]:
 
     def flush() -> None:
         if current and any(lines[i].strip() for i in current):
-            first, last = current[0], current[-1]
+            # Trailing blank lines are not cited: a file ending in a newline would otherwise give
+            # a passage one line past the file's last.
+            first, last = current[0], max(i for i in current if lines[i].strip())
             spans.append(Span(first, last, offsets[first], offsets[last] + len(lines[last])))
 
     for i, line in enumerate(lines):

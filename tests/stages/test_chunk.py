@@ -62,3 +62,13 @@ def test_chunks_carry_file_lines_and_offsets_into_the_document():
         assert doc.text[chunk.char_start : chunk.char_end] == chunk.text
         lines = doc.text.split("\n")[chunk.line_start - 5 : chunk.line_end - 4]
         assert chunk.text == "\n".join(lines)
+
+
+def test_a_passage_never_ends_past_the_files_last_line():
+    # A 12-line file ending in a newline: "\n".split gives a 13th, empty "line" no chunk may cite.
+    text = "# Title\n" + "".join(f"line {i} of the notes\n" for i in range(2, 13))
+    doc = Document("c/a.md", "c", "a.md", "A", text)
+    for max_chars in (60, 120, 600):
+        chunks = ChunkLines(ChunkLines.Params(max_chars=max_chars)).run(Context(), documents=[doc])["chunks"]
+        assert max(c.line_end for c in chunks) == 12
+        assert all(c.text.strip() and not c.text.endswith("\n") for c in chunks)
