@@ -51,6 +51,7 @@ class Settings(BaseSettings):
     # these from the environment without this class, to start fast: keep the defaults in step).
     serve_host: str = Field("127.0.0.1", description="The address `pica serve` listens on (HTTP).")
     serve_port: int = Field(8765, description="The port `pica serve` listens on (HTTP).")
+    watch: bool = Field(True, description="`pica serve` indexes folders as they change (--no-watch: off).")
     # The optional LLM layer (docs/llm.md): a server that speaks Ollama's API, and the model to ask.
     ollama_host: str = Field("http://localhost:11434", description="The Ollama-compatible model server.")
     llm_model: str = Field("llama3.2:3b", description="The model the summarizer, rerank and expansion ask.")

@@ -15,6 +15,9 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 for _agent in ("CLAUDE", "CODEX", "GEMINI"):
     os.environ[f"PICA_{_agent}_DIR"] = f"/nonexistent/pica-tests/{_agent.lower()}"
 
+# `pica serve` started by a test does not index behind its back; tests of watching ask for it.
+os.environ["PICA_WATCH"] = "0"
+
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus"
 DOCUMENTS = CORPUS / "documents"

@@ -30,7 +30,12 @@ from pica.cli import main
     show_default=True,
     help="A shipped tool set (default, readonly) or a .yaml file.",
 )
-def serve(stdio: bool, host: str | None, port: int | None, toolset: str) -> None:
+@click.option(
+    "--watch/--no-watch",
+    default=None,
+    help="Index collections and transcripts as they change (pica watch)  [default: PICA_WATCH or on]",
+)
+def serve(stdio: bool, host: str | None, port: int | None, toolset: str, watch: bool | None) -> None:
     """Serve Pica's tools over MCP: http://HOST:PORT/mcp, or stdio with --stdio.
 
     Over HTTP, `pica search` run elsewhere with the same home and settings asks this server, which
@@ -41,6 +46,8 @@ def serve(stdio: bool, host: str | None, port: int | None, toolset: str) -> None
     from pica.mcp.server import build_server
 
     settings = Settings()
+    if settings.watch if watch is None else watch:
+        _watch(settings)
     if stdio:
         anyio.run(build_server(toolset, settings).run_stdio_async)
         return
@@ -52,6 +59,14 @@ def serve(stdio: bool, host: str | None, port: int | None, toolset: str) -> None
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"pica: MCP on http://{shown}:{listening.getsockname()[1]}/mcp (tool set {toolset})", err=True)
     anyio.run(_serve_http, server, listening, host)
+
+
+def _watch(settings: Any) -> None:
+    """Follow the collections and transcript folders in the background (pica/watch.py); its
+    reports go to stderr, never stdout (the stdio transport's)."""
+    from pica.watch import Watcher
+
+    Watcher(settings, report=lambda message: click.echo(message, err=True)).start()
 
 
 def _listen(host: str, port: int) -> socket.socket:
