@@ -187,4 +187,4 @@ def _annotation(annotation: object) -> str:
 
 
 # The other command groups register themselves on `main` when imported.
-from pica.cli import collections, search, serve, summarize, transcripts, watch  # noqa: E402, F401
+from pica.cli import collections, search, serve, summarize, transcripts, ui, watch  # noqa: E402, F401

@@ -64,6 +64,9 @@ def build_server(toolset_name: str = "default", settings: Settings | None = None
         description = inspect.cleandoc(spec.description or method.__doc__ or "")
         server.add_tool(_with_defaults(method, spec.defaults), name=name, description=description)
     server.custom_route(remote.PATH, methods=["POST"])(run_route(tools))
+    from pica.ui.routes import add_routes  # the browser UI, /ui/ (Jinja2 loads on its first page)
+
+    add_routes(server, tools)
     return server
 
 

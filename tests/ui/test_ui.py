@@ -1,0 +1,224 @@
+"""The browser UI (/ui/ of `pica serve`) as a person uses it, in a real Chromium driven by
+Playwright, against one server per module over a small home; and its safety rules over HTTP."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from pica.kernel import runner
+from pica.stages.store.collections import Collections
+from tests import helpers
+
+SESSION = "s-ledger-2026"
+EVIL = "<script>alert(1)</script>"
+
+
+def chromium() -> str | None:
+    return (
+        os.environ.get("PICA_TEST_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    )
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`pica serve` on a free port of 127.0.0.1 over a home with notes (one titled with a script,
+    one long), a Claude Code session, and hash-embedded vectors; its base address."""
+    root = tmp_path_factory.mktemp("ui")
+    claude = root / "claude" / "-work-ledger"
+    claude.mkdir(parents=True)
+    (claude / f"{SESSION}.jsonl").write_text(
+        helpers.claude_line(1, "Why do ledger migrations lock the balances table?", SESSION) + "\n"
+        + helpers.claude_line(2, "Because alembic runs them in one transaction on deploy.", SESSION) + "\n"
+    )  # fmt: skip
+    notes = helpers.make_folder(root / "notes", {
+        "db.md": "---\ntitle: Database\nowner: ana\n---\nThe ledger uses Postgres 16.\n"
+                 + "".join(f"filler line {n}\n" for n in range(120)) + "The ledger migration runs at night.\n",
+        "ops.md": "---\ntitle: Ops\nowner: bo\n---\nThe ledger deploys on Fridays.\n",
+        "evil.md": f"---\ntitle: {EVIL}\n---\nThe ledger <img src=x onerror=alert(2)> notes.\n",
+        "page.html": "<html><body><script>alert(3)</script>ledger page</body></html>\n",
+    })  # fmt: skip
+    (root / "outside.txt").write_text("secret outside the collection\n")
+    (notes / "link.txt").symlink_to(root / "outside.txt")
+    home = root / "home"
+    env = {**os.environ, "PICA_HOME": str(home), "PICA_CLAUDE_DIR": str(root / "claude"), "PICA_WATCH": "0"}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PICA_HOME", str(home))
+        Collections(home).add(notes, "notes", {})
+        helpers.index(notes, "notes")
+        runner.run("ingest/transcripts", variables={"agent": "claude-code", "root": str(root / "claude")})
+        helpers.embed()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pica", "serve", "--port", str(port)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        for _ in range(600):
+            if process.poll() is not None:
+                raise AssertionError(f"pica serve exited: {process.stderr.read().decode()}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/ui/status", timeout=5):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield {"base": f"http://127.0.0.1:{port}", "root": root}
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
+    )
+    executable = chromium()
+    if not executable:
+        pytest.skip("no chromium on PATH (apt-get install chromium); set PICA_TEST_CHROMIUM to use another")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1100, "height": 700})
+    opened = context.new_page()
+    dialogs: list[str] = []
+    opened.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    opened.dialogs = dialogs
+    yield opened
+    context.close()
+
+
+def fetch(url: str, method: str = "GET", headers: dict | None = None) -> tuple[int, dict, bytes]:
+    request = urllib.request.Request(url, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def test_typing_a_query_shows_results_in_place_with_marked_words_and_its_own_address(page, server):
+    page.goto(server["base"] + "/ui/")
+    page.select_option("#mode", "lexical")
+    page.locator("#q").press_sequentially("ledger")  # searched as you type, no Enter
+    page.wait_for_selector("#hits .hit")
+    titles = page.locator("#hits .hit a.open").all_inner_texts()
+    assert {"Database", "Ops", EVIL} <= set(titles)
+    assert page.locator("#hits .hit mark").first.inner_text().lower() == "ledger"
+    trust = page.locator("#hits .hit .trust").first
+    assert trust.inner_text() in ("fact", "reference", "lead", "stale")
+    assert f"trust-{trust.inner_text()}" in trust.get_attribute("class")
+    assert page.locator("#hits .hit .source").first.inner_text() in ("files", "transcripts")
+    assert page.locator("#hits meter.score").count() == len(titles)
+    page.wait_for_url("**/ui/?q=ledger&mode=lexical*")  # the address follows the search
+    page.reload()
+    assert set(page.locator("#hits .hit a.open").all_inner_texts()) == set(titles)
+    assert page.input_value("#q") == "ledger"
+    assert not page.dialogs
+
+
+def test_opening_a_result_shows_the_document_with_its_passage_marked_and_back_returns(page, server):
+    page.goto(server["base"] + "/ui/?q=migration&mode=lexical")
+    page.click("#hits a.open:has-text('Database')")
+    page.wait_for_url("**/ui/doc?*")
+    marked = page.locator(".line.hit")
+    assert "migration" in marked.last.inner_text()
+    assert page.locator(".line.hit mark").first.inner_text().lower() == "migration"
+    box, height = marked.last.bounding_box(), page.viewport_size["height"]
+    assert 0 <= box["y"] <= height  # scrolled to, though it is line 126 of the file
+    assert page.locator(".frontmatter").inner_text().count("ana") == 1
+    page.go_back()
+    page.wait_for_url("**/ui/?q=migration*")
+    assert page.locator("#hits a.open:has-text('Database')").count() == 1
+
+
+def test_a_transcript_hit_opens_its_session_with_the_message_marked(page, server):
+    page.goto(server["base"] + "/ui/?q=alembic&mode=lexical")
+    page.click("#hits a.open >> nth=0")
+    page.wait_for_url("**/ui/doc?*")
+    assert page.locator(".message").count() == 2
+    assert "alembic" in page.locator(".message.hit").inner_text()
+    assert "balances" not in page.locator(".message.hit").inner_text()
+
+
+def test_keys_slash_arrows_and_enter(page, server):
+    page.goto(server["base"] + "/ui/?q=ledger&mode=lexical")
+    page.locator("body").click(position={"x": 5, "y": 400})
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "q"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    first = page.locator("#hits a.open").first
+    assert page.evaluate("document.activeElement.textContent") == first.inner_text()
+    href = first.get_attribute("href")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/ui/doc?*")
+    assert page.url == server["base"] + href
+
+
+def test_a_facet_filters_and_its_chip_removes_the_filter(page, server):
+    page.goto(server["base"] + "/ui/?q=ledger&mode=lexical")
+    page.click(".facets a.facet:has-text('ana')")
+    page.wait_for_selector(".chips .chip")
+    page.wait_for_url("**f=owner%3Dana*")
+    assert page.locator("#hits a.open").all_inner_texts() == ["Database"]
+    page.click(".chips .chip")
+    page.wait_for_selector("#hits li.hit >> nth=1")
+    assert page.locator(".chips .chip").count() == 0
+
+
+def test_a_title_holding_a_script_renders_as_text(page, server):
+    page.goto(server["base"] + "/ui/?q=onerror&mode=lexical")
+    assert page.locator("#hits a.open").first.inner_text() == EVIL
+    page.click("#hits a.open >> nth=0")
+    page.wait_for_url("**/ui/doc?*")
+    assert page.locator("h1").inner_text() == EVIL
+    assert "<img src=x onerror=alert(2)>" in page.locator(".doc").inner_text()
+    assert page.locator("main img").count() == 0
+    assert not page.dialogs
+
+
+def test_open_file_serves_only_files_inside_a_registered_collection(server):
+    base = server["base"] + "/ui/file?collection=notes&path="
+    status, headers, body = fetch(base + "ops.md")
+    assert status == 200 and b"Fridays" in body
+    assert (
+        headers["content-type"].startswith("text/plain") and "sandbox" in headers["content-security-policy"]
+    )
+    status, headers, body = fetch(base + "page.html")  # HTML is never served as a page
+    assert status == 200 and headers["content-type"] == "application/octet-stream"
+    assert headers["content-disposition"].startswith("attachment")
+    outside = str(server["root"] / "outside.txt")
+    for path in ("../outside.txt", outside, "link.txt", "a/../../outside.txt", "%2e%2e/outside.txt"):
+        status, _, body = fetch(base + urllib.request.quote(path, safe="%"))
+        assert status == 404 and b"secret" not in body, path
+    assert fetch(server["base"] + "/ui/file?collection=nope&path=ops.md")[0] == 404
+
+
+def test_other_origins_and_state_changing_methods_are_refused(server):
+    page = server["base"] + "/ui/?q=ledger"
+    status, headers, _ = fetch(page)
+    assert status == 200 and "script-src 'self'" in headers["content-security-policy"]
+    assert fetch(page, headers={"Origin": "http://evil.example"})[0] == 403
+    assert fetch(page, headers={"Sec-Fetch-Site": "cross-site"})[0] == 403
+    assert fetch(page, headers={"Host": "evil.example"})[0] == 403
+    assert fetch(page, method="POST")[0] == 405
