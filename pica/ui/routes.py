@@ -42,6 +42,8 @@ def add_routes(server: Any, tools: Any) -> None:
         "/ui/doc": ui.doc,
         "/ui/file": ui.file,
         "/ui/status": ui.status,
+        "/ui/sessions": ui.sessions,
+        "/ui/session": ui.session,
         **{f"/ui/static/{name}": functools.partial(ui.static, name) for name in STATIC},
     }
     for path, handler in routes.items():
@@ -129,7 +131,15 @@ class UI:
         sort = params.get("sort", "")
         modes = search_modes()
         result, error = None, ""
-        if query:
+        similar = params.get("similar", "")
+        if similar:
+            try:
+                result = await self.call(
+                    "similar", id=similar, k=_int(params, "k", 20), collection=collection
+                )
+            except PicaError as e:
+                error = str(e)
+        elif query:
             try:
                 grouped: dict[str, list[str]] = {}
                 for f in filters:
@@ -141,7 +151,8 @@ class UI:
                 )  # fmt: skip
             except PicaError as e:
                 error = str(e)
-        state = {"q": query, "mode": mode, "collection": collection, "f": filters, "sort": sort}
+        state = {"q": query, "mode": mode, "collection": collection, "f": filters, "sort": sort,
+                 "similar": similar}  # fmt: skip
         values = {
             "state": state,
             "modes": modes,
@@ -210,6 +221,37 @@ class UI:
             media, disposition = "application/octet-stream", "attachment"
         return FileResponse(path, media_type=media, headers=headers, content_disposition_type=disposition,
                             filename=path.name)  # fmt: skip
+
+    async def sessions(self, request: Any) -> Any:
+        """The agents' sessions, newest first (the list_sessions tool), by agent and project."""
+        from pica.kernel.errors import PicaError
+
+        params = request.query_params
+        agent, project = params.get("agent", ""), params.get("project", "")
+        try:
+            items = (
+                await self.call("list_sessions", n=_int(params, "n", 200), agent=agent, project=project)
+            ).items
+        except PicaError as e:
+            return self.render("error.html", status=400, message=str(e))
+        return self.render("sessions.html", items=items, agent=agent, project=project)
+
+    async def session(self, request: Any) -> Any:
+        """One whole session (the session tool), no message marked."""
+        from pica.kernel.errors import PicaError
+
+        session_id = request.query_params.get("id", "")
+        try:
+            items = (await self.call("session", id=session_id)).items
+        except PicaError as e:
+            return self.render("error.html", status=404, message=str(e))
+        first = items[0] if items else {}
+        metadata = {**first.get("metadata", {}), "session": session_id}
+        report = {"id": session_id, "title": "", "source": "transcripts", "metadata": metadata,
+                  "collection": first.get("collection", ""), "path": first.get("path", "")}  # fmt: skip
+        return self.render(
+            "session.html", report=report, items=items, marked="", back="/ui/sessions", words=[]
+        )
 
     async def status(self, request: Any) -> Any:
         report = (await self.call("status")).report

@@ -72,7 +72,7 @@ def server(tmp_path_factory):
                     break
             except OSError:
                 time.sleep(0.1)
-        yield {"base": f"http://127.0.0.1:{port}", "root": root}
+        yield {"base": f"http://127.0.0.1:{port}", "root": root, "port": port, "env": env}
     finally:
         process.terminate()
         try:
@@ -159,6 +159,19 @@ def test_a_transcript_hit_opens_its_session_with_the_message_marked(page, server
     assert "balances" not in page.locator(".message.hit").inner_text()
 
 
+def test_sessions_are_browsed_by_agent_and_similar_documents_listed(page, server):
+    page.goto(server["base"] + "/ui/sessions")
+    page.click("a:text-is('claude-code')")
+    page.wait_for_url("**/ui/sessions?agent=claude-code")
+    page.click(f"a.open:text-is('{SESSION}')")
+    page.wait_for_selector(".message")
+    assert page.locator(".message").count() == 2
+    page.goto(server["base"] + "/ui/doc?id=notes/ops.md")
+    page.click("#similar")
+    page.wait_for_selector("#hits li.hit")
+    assert "notes/ops.md" in page.locator(".similar").inner_text()
+
+
 def test_keys_slash_arrows_and_enter(page, server):
     page.goto(server["base"] + "/ui/?q=ledger&mode=lexical")
     page.locator("body").click(position={"x": 5, "y": 400})
@@ -222,3 +235,12 @@ def test_other_origins_and_state_changing_methods_are_refused(server):
     assert fetch(page, headers={"Sec-Fetch-Site": "cross-site"})[0] == 403
     assert fetch(page, headers={"Host": "evil.example"})[0] == 403
     assert fetch(page, method="POST")[0] == 405
+
+
+def test_pica_ui_opens_the_running_server(server):
+    ran = subprocess.run(
+        [sys.executable, "-m", "pica", "ui", "--no-browser", "--port", str(server["port"])],
+        env=server["env"], capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    assert f"UI on {server['base']}/ui/ (a running pica serve)" in ran.stderr
