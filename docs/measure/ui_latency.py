@@ -5,7 +5,8 @@
 Starts `pica serve` on a free port of 127.0.0.1 over the home (watching off), warms it with a few
 searches, then asks each query both ways, alternating: the UI's results fragment as htmx fetches it
 (GET /ui/?q=...&mode=M with HX-Request: true; HTML rendered by Jinja2) and the MCP `search` tool
-over streamable HTTP with the SDK's client (JSON). Prints the median and 95th percentile, ms.
+over streamable HTTP with the SDK's client (JSON), both k = 20 (the UI's default). Prints the
+median and 95th percentile, ms.
 """
 
 from __future__ import annotations
@@ -77,13 +78,13 @@ async def measure(base: str, queries: list[str], mode: str) -> tuple[list[float]
         await session.initialize()
         for query in QUERIES[:3]:  # warm: models, index handles, plans, templates
             ui_get(query)
-            await session.call_tool("search", {"query": query, "mode": mode})
+            await session.call_tool("search", {"query": query, "mode": mode, "k": 20})
         for query in queries:
             started = time.perf_counter()
             await anyio.to_thread.run_sync(ui_get, query)
             ui.append(time.perf_counter() - started)
             started = time.perf_counter()
-            result = await session.call_tool("search", {"query": query, "mode": mode})
+            result = await session.call_tool("search", {"query": query, "mode": mode, "k": 20})
             mcp.append(time.perf_counter() - started)
             assert not result.is_error, result.content
     return ui, mcp
