@@ -78,9 +78,20 @@ def refusal(headers: Any) -> str:
     if headers.get("sec-fetch-site", "") == "cross-site":
         return "requests from other sites are not accepted"
     host = urlsplit("//" + headers.get("host", "")).hostname or ""
-    if host and not (host in LOCAL_HOSTS or re.fullmatch(r"[\d.]+|[0-9a-fA-F:]+", host)):
+    if host and host not in LOCAL_HOSTS and not _address(host):
         return f"host {host} is not served here: open http://127.0.0.1/ui/"
     return ""
+
+
+def _address(host: str) -> bool:
+    """HOST is an IP address (the one `pica serve --host` bound), not a name."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 class UI:

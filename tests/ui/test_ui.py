@@ -234,6 +234,7 @@ def test_other_origins_and_state_changing_methods_are_refused(server):
     assert fetch(page, headers={"Origin": "http://evil.example"})[0] == 403
     assert fetch(page, headers={"Sec-Fetch-Site": "cross-site"})[0] == 403
     assert fetch(page, headers={"Host": "evil.example"})[0] == 403
+    assert fetch(page, headers={"Host": "cafe:80"})[0] == 403  # a name, though it reads as hex
     assert fetch(page, method="POST")[0] == 405
 
 
