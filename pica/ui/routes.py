@@ -191,7 +191,7 @@ class UI:
             return self.render("error.html", status=404, message=str(e))
         metadata = report.get("metadata") or {}
         back = params.get("back", "")
-        back = back if back.startswith("/ui/") else "/ui/"
+        back = back if back.startswith("/ui/") and not re.search(r"//|\\|\.\.", back) else "/ui/"
         words = query_words(params.get("q", ""))
         if report.get("source") == "transcripts" and metadata.get("session"):
             items = (await self.call("session", id=str(metadata["session"]))).items
