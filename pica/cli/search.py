@@ -290,6 +290,9 @@ def _print_hits(
         from pica.kernel import runner
 
         result = runner.run(recipe, variables=variables)
+    from pica import telemetry
+
+    telemetry.note(mode=recipe.removeprefix("search/"), hits=len(result.output))
     if as_json:
         # The shape of render.hits_payload, built here so a forwarded search imports nothing heavy.
         payload = {"hits": to_plain(result.output), "warnings": result.warnings, "notes": result.notes}
