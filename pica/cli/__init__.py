@@ -37,6 +37,24 @@ class PicaGroup(click.Group):
             click.echo("(set PICA_DEBUG=1 to see the traceback)", err=True)
             sys.exit(1)
 
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        """The command, then its opt-in telemetry event (pica/telemetry.py; off by default)."""
+        import time
+
+        started, failure = time.monotonic(), None
+        try:
+            return super().invoke(ctx)
+        except click.exceptions.Exit as done:
+            failure = None if done.exit_code == 0 else done
+            raise
+        except BaseException as error:
+            failure = error
+            raise
+        finally:
+            from pica import telemetry
+
+            telemetry.record(ctx.invoked_subcommand or "other", time.monotonic() - started, failure)
+
 
 STOP_WAIT_S = 30.0  # how long Ctrl-C waits for running stages to stop; a second Ctrl-C stops waiting
 
@@ -187,4 +205,4 @@ def _annotation(annotation: object) -> str:
 
 
 # The other command groups register themselves on `main` when imported.
-from pica.cli import collections, search, serve, summarize, transcripts, ui, watch  # noqa: E402, F401
+from pica.cli import collections, schedule, search, serve, summarize, telemetry, transcripts, ui, watch  # noqa: E402, F401
