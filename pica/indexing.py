@@ -59,15 +59,24 @@ def _not_indexable(settings: Settings, name: str, agents: list[str]) -> PicaErro
     )
 
 
-def index_one(recipe: str, name: str, variables: dict, progress: Any = None) -> dict[str, Any]:
+def index_one(
+    recipe: str, name: str, variables: dict, progress: Any = None, plans: dict | None = None
+) -> dict[str, Any]:
     """Run an ingest recipe until no changed files are left (one committed batch per run).
-    `progress` is the command line's (pica/cli/progress.py): messages, counters and close()."""
+    `progress` is the command line's (pica/cli/progress.py): messages, counters and close().
+    `plans` keeps the composed plan between calls (the watcher indexes the same folder often)."""
+    key = (recipe, repr(sorted(variables.items())))
+    plan = plans.get(key) if plans is not None else None
+    if plan is None:
+        plan = runner.plan(recipe, variables=variables)
+        if plans is not None:
+            plans[key] = plan
     if progress is not None:
         progress.message(f"indexing '{name}' ({variables.get('path') or variables.get('root')})")
     added, removed, skipped, keyword, redacted = set(), set(), [], {}, Counter()
     notes: list[str] = []
     while True:
-        result = runner.run(recipe, variables=variables, progress=progress)
+        result = runner.execute_plan(plan, progress=progress)
         output = result.output
         if progress is not None:
             progress.close()  # this batch's bars end here; what is printed next goes below them

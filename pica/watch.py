@@ -71,8 +71,8 @@ class _Pending:
 @dataclass
 class Watcher:
     settings: Settings = field(default_factory=Settings)
-    debounce_s: float = 0.3
-    max_wait_s: float = 1.0
+    debounce_s: float = 0.25
+    max_wait_s: float = 0.5
     check_s: float = 1.0
     embed: bool = True
     polling: bool = False  # poll from the start (watchdog's PollingObserver)
@@ -91,6 +91,8 @@ class Watcher:
         self._threads: list[threading.Thread] = []
         self._home = self.settings.home.expanduser().resolve()
         self._model_failed = False
+        self._plans: dict = {}  # composed ingest plans, per folder
+        self._embed_cache: Any = None
 
     # -- what to follow -------------------------------------------------------------------------
 
@@ -260,16 +262,19 @@ class Watcher:
         run = WatchRun(name, events)
         started = time.monotonic()
         try:
-            run.result = index_one(target.recipe, name, dict(target.variables))
-            result = run.result
-            if result["added_or_changed"] or result["removed"]:
-                changed, removed = result["added_or_changed"], result["removed"]
-                self.report(f"watch: '{name}': {changed} added or changed, {removed} removed")
+            run.result = index_one(target.recipe, name, dict(target.variables), plans=self._plans)
         except Exception as error:
             run.error = f"{type(error).__name__}: {error}"
             self.report(f"watch: indexing '{name}' failed: {run.error}")
         run.seconds = time.monotonic() - started
         self.runs.append(run)
+        result = run.result
+        if result and (result["added_or_changed"] or result["removed"]):
+            changed, removed = result["added_or_changed"], result["removed"]
+            self.report(
+                f"watch: '{name}': {changed} added or changed, {removed} removed "
+                f"({run.seconds:.2f} s, {events} changes)"
+            )
 
     def _embed(self) -> None:
         """Vectors for new chunks, with the model the index's vectors came from, if it has any."""
@@ -285,7 +290,13 @@ class Watcher:
         if model == "hashed-words":
             variables["embedder"] = "embed.hash.v1"
         try:
-            report = runner.run("ingest/embed", settings=self.settings, variables=variables).output
+            if self._embed_cache is None:
+                from pica.kernel.executor import StageCache
+
+                self._embed_cache = StageCache()  # the model stays loaded between runs
+            report = runner.run(
+                "ingest/embed", settings=self.settings, variables=variables, cache=self._embed_cache
+            ).output
             self.embedded += report["embedded"]
         except Exception as error:
             self._model_failed = True

@@ -12,14 +12,14 @@ from pica.cli import main
 @click.option(
     "--debounce",
     type=click.FloatRange(0.05, 60),
-    default=0.3,
+    default=0.25,
     show_default=True,
     help="Seconds a folder must be quiet before its changes are indexed.",
 )
 @click.option(
     "--max-wait",
     type=click.FloatRange(0.1, 600),
-    default=1.0,
+    default=0.5,
     show_default=True,
     help="Most seconds a change waits while its folder keeps changing.",
 )
