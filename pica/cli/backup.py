@@ -2,12 +2,14 @@
 
 Copies only: nothing is ever deleted, neither an original nor a copy. Configuration lives in
 `$PICA_HOME/backup.env` (`DESTINATION=/path` or `DESTINATION=user@host:/path`, optional
-`SSH_OPTIONS=-p 2222 -i ~/.ssh/key`); without it the destination is `~/pica-backup`. The copies
+`SSH_OPTIONS=-p 2222 -i ~/.ssh/key`), or the environment (`PICA_BACKUP_DESTINATION`,
+`PICA_BACKUP_SSH_OPTIONS`, which win); without either the destination is `~/pica-backup`. The copies
 are raw, unredacted transcripts, so they are kept out of PICA_HOME, which holds only redacted text.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -40,7 +42,25 @@ def default_destination() -> Path:
     return Path.home() / "pica-backup"
 
 
+ENVIRONMENT = {"DESTINATION": "PICA_BACKUP_DESTINATION", "SSH_OPTIONS": "PICA_BACKUP_SSH_OPTIONS"}
+
+
 def load_config(home: Path) -> BackupConfig:
+    """backup.env, with PICA_BACKUP_DESTINATION / PICA_BACKUP_SSH_OPTIONS set in the environment
+    taking the place of its values."""
+    config = _load_file(home)
+    given = {key: os.environ[name] for key, name in ENVIRONMENT.items() if os.environ.get(name)}
+    if not given:
+        return config
+    destination = given.get("DESTINATION", config.destination)
+    if ":" not in destination:
+        destination = str(Path(destination).expanduser())
+    names = " and ".join(ENVIRONMENT[key] for key in given)
+    source = names if config.source == "default" else f"{names}, over {config.source}"
+    return BackupConfig(destination, given.get("SSH_OPTIONS", config.ssh_options), source)
+
+
+def _load_file(home: Path) -> BackupConfig:
     path = home / "backup.env"
     if not path.exists():
         return BackupConfig(str(default_destination()))

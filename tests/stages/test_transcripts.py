@@ -357,5 +357,4 @@ def test_backup_over_ssh_runs_rsync_without_delete(tmp_path, pica_home, monkeypa
     commands = remote_commands({"codex": tmp_path}, config)
     flat = [part for command in commands for part in command]
     assert "--delete" not in flat and "me@host:/srv/backup/codex/" in flat
-    if not shutil.which("sshd"):
-        pytest.skip("no sshd here to test a real SSH copy against")
+    # A real SSH copy, rsync and scp, against sshd on 127.0.0.1: tests/cli/test_backup_ssh.py.
