@@ -173,6 +173,7 @@ class UI:
             "words": query_words(query),
             "top": max((h.score for h in result.hits), default=0) if result else 0,
             "facets": facets(result.hits, state) if result else {},
+            "sort_fields": sorted({k for h in result.hits for k in h.metadata}) if result else [],
             "chips": chips(state),
             "collections": await self._collections(),
         }
@@ -211,6 +212,7 @@ class UI:
         return self.render(
             "doc.html", report=report, lines=shown, first=first, last=last, metadata=metadata,
             page=page, pages=pages, back=back, words=words, openable=openable, doc_id=doc_id, span=lines,
+            query=params.get("q", ""),
         )  # fmt: skip
 
     async def file(self, request: Any) -> Any:

@@ -199,6 +199,20 @@ def test_a_facet_filters_and_its_chip_removes_the_filter(page, server):
     assert page.locator(".chips .chip").count() == 0
 
 
+def test_sort_by_a_field_and_a_front_matter_value_as_a_filter(page, server):
+    page.goto(server["base"] + "/ui/?q=ledger&mode=lexical")
+    page.click("details.sort summary")
+    page.click("a.sort-by:text-is('owner ↓')")
+    page.wait_for_url("**sort=-owner*")
+    assert page.locator("#hits a.open").all_inner_texts()[:2] == ["Ops", "Database"]
+    page.click("#hits a.open:has-text('Database')")
+    page.wait_for_url("**/ui/doc?*")
+    page.click(".frontmatter a:text-is('ana')")
+    page.wait_for_url("**f=owner%3Dana*")
+    assert page.locator("#hits a.open").all_inner_texts() == ["Database"]
+    assert page.locator(".chips .chip").inner_text().startswith("owner=ana")
+
+
 def test_a_title_holding_a_script_renders_as_text(page, server):
     page.goto(server["base"] + "/ui/?q=onerror&mode=lexical")
     assert page.locator("#hits a.open").first.inner_text() == EVIL
