@@ -204,7 +204,8 @@ class UI:
             text_lines.pop()
         start = int(report.get("line_start") or 1)
         numbered = list(enumerate(text_lines, start))
-        page = _int(params, "page", 0) or (max(first - start, 0) // PAGE_LINES + 1 if first else 1)
+        at_hit = max(first - start, 0) // PAGE_LINES + 1 if first else 1
+        page = _int(params, "page", at_hit) if params.get("page") else at_hit
         pages = max(1, -(-len(numbered) // PAGE_LINES))
         page = min(max(page, 1), pages)
         shown = numbered[(page - 1) * PAGE_LINES : page * PAGE_LINES]

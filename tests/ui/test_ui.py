@@ -45,6 +45,7 @@ def server(tmp_path_factory):
         "ops.md": "---\ntitle: Ops\nowner: bo\n---\nThe ledger deploys on Fridays.\n",
         "evil.md": f"---\ntitle: {EVIL}\n---\nThe ledger <img src=x onerror=alert(2)> notes.\n",
         "page.html": "<html><body><script>alert(3)</script>ledger page</body></html>\n",
+        "long.md": "".join(f"line {n} of a long log\n" for n in range(1, 2500)) + "the paging marker\n",
     })  # fmt: skip
     (root / "outside.txt").write_text("secret outside the collection\n")
     (notes / "link.txt").symlink_to(root / "outside.txt")
@@ -222,6 +223,14 @@ def test_a_title_holding_a_script_renders_as_text(page, server):
     assert "<img src=x onerror=alert(2)>" in page.locator(".doc").inner_text()
     assert page.locator("main img").count() == 0
     assert not page.dialogs
+
+
+def test_a_long_document_is_paged_at_the_hit(server):
+    status, _, body = fetch(server["base"] + "/ui/doc?id=notes/long.md&lines=2500-2500&q=paging")
+    assert status == 200
+    html = body.decode()
+    assert "lines page 2 of 2" in html and 'id="L2001"' in html and 'id="L2000"' not in html
+    assert '<div class="line hit" id="L2500" data-hit>' in html and "<mark>paging</mark>" in html
 
 
 def test_open_file_serves_only_files_inside_a_registered_collection(server):
