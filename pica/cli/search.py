@@ -292,7 +292,8 @@ def _print_hits(
         result = runner.run(recipe, variables=variables)
     from pica import telemetry
 
-    telemetry.note(mode=recipe.removeprefix("search/"), hits=len(result.output))
+    hits = len(result.output) if isinstance(result.output, list) else None  # None: not sent
+    telemetry.note(mode=recipe.removeprefix("search/"), hits=hits)
     if as_json:
         # The shape of render.hits_payload, built here so a forwarded search imports nothing heavy.
         payload = {"hits": to_plain(result.output), "warnings": result.warnings, "notes": result.notes}

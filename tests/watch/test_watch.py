@@ -117,3 +117,37 @@ def test_new_chunks_are_embedded_when_the_index_has_vectors(world):
         embed()  # the index now holds hashed-words vectors: the watcher keeps them up to date
         (world["notes"] / "e.md").write_text("# Epsilon\nThe echidna essay.\n")
         assert wait_until(lambda: watcher.embedded >= 1, DEADLINE)
+
+
+def test_pica_serve_watches_unless_told_not_to(world, tmp_path):
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    register(world["home"], world["notes"], "notes")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PICA_WATCH": "1", "PICA_NO_SERVER": "1"}  # the tests' default is off
+    log = (tmp_path / "serve.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "pica", "serve", "--port", str(port)], env=env, stderr=log
+    )
+    try:
+        found = wait_until(lambda: paths("aardvark"), 2 * DEADLINE)  # the server starts first
+        assert found == {"a.md"}, (tmp_path / "serve.log").read_text()  # what changed before it started
+        (world["notes"] / "f.md").write_text("# Phi\nThe fennec file.\n")
+        assert wait_until(lambda: paths("fennec"), 2 * DEADLINE) == {"f.md"}, (
+            tmp_path / "serve.log"
+        ).read_text()
+    finally:
+        server.terminate()
+        server.wait(30)
+        log.close()
+    assert (
+        "--no-watch"
+        in subprocess.run(
+            [sys.executable, "-m", "pica", "serve", "--help"], capture_output=True, text=True
+        ).stdout
+    )
