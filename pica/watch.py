@@ -50,6 +50,7 @@ class _Followed:
     watch: Any = None  # watchdog's ObservedWatch, when the folder exists
     identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the folder when it was scheduled
     polling: bool = False
+    watched: bool = False  # was watched once: a folder that comes back
 
 
 @dataclass
@@ -171,9 +172,10 @@ class Watcher:
                 if gone:
                     self.report(f"watch: {target.folder} is gone; '{name}' stays as indexed until it is back")
             if identity is not None and followed.watch is None:
+                again = "is back" if followed.watched else "is here"
                 self._schedule(followed, identity)
                 if not initial:
-                    self.report(f"watch: {target.folder} is back; indexing '{name}'")
+                    self.report(f"watch: {target.folder} {again}; indexing '{name}'")
                 if self.catch_up or not initial:
                     self._changed(name)
 
@@ -193,6 +195,7 @@ class Watcher:
             followed.watch = self._polling_observer().schedule(handler, folder, recursive=True)
             followed.polling = True
         followed.identity = identity
+        followed.watched = True
 
     def _polling_observer(self) -> Any:
         if self._poller is None:

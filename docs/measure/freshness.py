@@ -125,6 +125,26 @@ def saves(root: Path, count: int, documents: int) -> list[float]:
     return latencies
 
 
+def storm(root: Path, files: int) -> tuple[float, float]:
+    """A checkout writing FILES new files at once: (seconds to write them, seconds until the last
+    one written is searchable)."""
+    folder = root / "checkout"
+    folder.mkdir()
+    from pica.stages.store.collections import Collections
+
+    Collections(Path(os.environ["PICA_HOME"])).add(folder, "checkout", {})
+    time.sleep(2.0)  # the watcher looks for new collections every second
+    started = time.monotonic()
+    for n in range(files):
+        sub = folder / f"src{n // 100}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"file{n}.md").write_text(f"# File {n}\nThe {word(200_000 + n)} module.\n")
+    written = time.monotonic() - started
+    while not (found(word(200_000 + files - 1)) and found(word(200_000))):
+        time.sleep(0.1)
+    return written, time.monotonic() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rate", type=float, default=20.0, help="lines appended per second")
@@ -133,6 +153,7 @@ def main() -> None:
     parser.add_argument("--documents", type=int, default=300, help="documents in the collection")
     parser.add_argument("--debounce", type=float, default=None, help="the Watcher's debounce_s")
     parser.add_argument("--max-wait", type=float, default=None, help="the Watcher's max_wait_s")
+    parser.add_argument("--storm", type=int, default=0, help="then write this many files at once")
     parser.add_argument("--poll", action="store_true", help="poll instead of OS notifications")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
@@ -161,6 +182,13 @@ def main() -> None:
             print(
                 f"{name}: n={len(values)} p50 {percentile(values, 50):.2f} s, "
                 f"p95 {percentile(values, 95):.2f} s, max {max(values):.2f} s"
+            )
+        if args.storm:
+            written, searchable = storm(root, args.storm)
+            runs = sum("'checkout':" in line for line in log.read_text().splitlines())
+            print(
+                f"storm: {args.storm} files written in {written:.1f} s, the first and last searchable "
+                f"{searchable:.1f} s after the first was written, in {runs} runs"
             )
     finally:
         watcher.terminate()
