@@ -290,15 +290,18 @@ class Watcher:
         if model is None:
             return  # nothing embedded yet: `pica embed` chooses the model first
         variables: dict[str, Any] = {"model": model, "slab": 256}
+        overrides = []
         if model == "hashed-words":
             variables["embedder"] = "embed.hash.v1"
+        else:
+            overrides.append("+stages.embed.params.threads=1")  # a core left to the searches
         try:
             if self._embed_cache is None:
                 from pica.kernel.executor import StageCache
 
                 self._embed_cache = StageCache()  # the model stays loaded between runs
             report = runner.run(
-                "ingest/embed", settings=self.settings, variables=variables, cache=self._embed_cache
+                "ingest/embed", overrides, self.settings, variables, cache=self._embed_cache
             ).output
             self.embedded += report["embedded"]
         except Exception as error:
