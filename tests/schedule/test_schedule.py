@@ -62,6 +62,12 @@ def test_systemd_units_pass_systemd_analyze_verify(tmp_path, monkeypatch):
     )
     problems = [line for line in done.stderr.splitlines() if "pica-" in line]  # it warns with exit 0
     assert done.returncode == 0 and not problems, done.stderr
+    broken = tmp_path / "pica-index.service"  # and the check does catch a bad unit
+    broken.write_text(units["pica-index.service"].replace("Type=oneshot", "Type=sometimes"))
+    done = subprocess.run(
+        ["systemd-analyze", "verify", "--user", str(broken)], capture_output=True, text=True
+    )
+    assert "Failed to parse service type" in done.stderr
 
 
 def test_launchd_plists_round_trip():
