@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write beside the file (a name of this process's own), then rename over it."""
+    """Write beside the file under a name of this call's own (two threads of one process may write
+    the same file at once), then rename over it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
