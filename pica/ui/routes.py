@@ -2,7 +2,8 @@
 
 Rendering only: every page runs the same tool methods the MCP tools run (`pica.mcp.tools.Tools`:
 search, get, session, similar, status) with the server's shared stage and plan caches, and turns
-their answer into HTML with Jinja2 (autoescaped). htmx (vendored, static/htmx.min.js) swaps the
+their answer into HTML with Jinja2 (autoescaped); /ui/browse, which no tool answers, reads the
+store through its read-only `LanceStore.folder`. htmx (vendored, static/htmx.min.js) swaps the
 results in place; every view is also a plain GET with its own address, rendered whole on reload.
 
 Safety: GET and HEAD only (nothing here changes state); a request from another origin is refused;
@@ -42,6 +43,7 @@ def add_routes(server: Any, tools: Any) -> None:
         "/ui/doc": ui.doc,
         "/ui/file": ui.file,
         "/ui/status": ui.status,
+        "/ui/browse": ui.browse,
         "/ui/sessions": ui.sessions,
         "/ui/session": ui.session,
         **{f"/ui/static/{name}": functools.partial(ui.static, name) for name in STATIC},
@@ -194,11 +196,17 @@ class UI:
         back = params.get("back", "")
         back = back if back.startswith("/ui/") and not re.search(r"//|\\|\.\.", back) else "/ui/"
         words = query_words(params.get("q", ""))
+        # Opened from the results (htmx into #reader): the document alone, shown beside the list.
+        pane = request.headers.get("hx-target") == "reader" and not request.headers.get(
+            "hx-history-restore-request"
+        )
+        here = url("/ui/doc", **dict(params))
         if report.get("source") == "transcripts" and metadata.get("session"):
             items = (await self.call("session", id=str(metadata["session"]))).items
             return self.render(
-                "session.html", report=report, items=items, marked=doc_id, back=back, words=words
-            )
+                "session_body.html" if pane else "session.html", report=report, items=items, marked=doc_id,
+                back=back, words=words, pane=pane, here=here,
+            )  # fmt: skip
         text_lines = str(report.get("text", "")).split("\n")
         if text_lines and text_lines[-1] == "":
             text_lines.pop()
@@ -211,7 +219,8 @@ class UI:
         shown = numbered[(page - 1) * PAGE_LINES : page * PAGE_LINES]
         openable = report.get("source") == "files" and await self._file(report) is not None
         return self.render(
-            "doc.html", report=report, lines=shown, first=first, last=last, metadata=metadata,
+            "doc_body.html" if pane else "doc.html", pane=pane, here=here,
+            report=report, lines=shown, first=first, last=last, metadata=metadata,
             page=page, pages=pages, back=back, words=words, openable=openable, doc_id=doc_id, span=lines,
             query=params.get("q", ""),
         )  # fmt: skip
@@ -263,9 +272,38 @@ class UI:
         metadata = {**first.get("metadata", {}), "session": session_id}
         report = {"id": session_id, "title": "", "source": "transcripts", "metadata": metadata,
                   "collection": first.get("collection", ""), "path": first.get("path", "")}  # fmt: skip
-        return self.render(
-            "session.html", report=report, items=items, marked="", back="/ui/sessions", words=[]
-        )
+        return self.render("session.html", report=report, items=items, marked="", back="/ui/sessions",
+                           words=[], pane=False, here="")  # fmt: skip
+
+    async def browse(self, request: Any) -> Any:
+        """A collection's folder as the index holds it: sub-folders (a click goes one level down)
+        and documents (a click reads one); breadcrumbs go back up. Without a collection: the
+        collections, from the status tool."""
+        params = request.query_params
+        collection = params.get("collection", "")
+        folder = "/".join(p for p in params.get("folder", "").split("/") if p)
+        if not collection:
+            report = (await self.call("status")).report
+            return self.render("browse.html", collection="", folder="", crumbs=[], listing=None,
+                               collections=report.get("collections", {}))  # fmt: skip
+        listing = await self.call_store("folder", collection, folder)
+        parts = folder.split("/") if folder else []
+        crumbs = [(part, url("/ui/browse", collection=collection, folder="/".join(parts[: n + 1])))
+                  for n, part in enumerate(parts)]  # fmt: skip
+        return self.render("browse.html", collection=collection, folder=folder, crumbs=crumbs,
+                           listing=listing, collections={})  # fmt: skip
+
+    async def call_store(self, method: str, *arguments: Any) -> Any:
+        """A read-only method of the LanceDB store (stages/store/lance_store.py) in a worker thread."""
+        import anyio.to_thread
+
+        from pica.stages.store.lance_store import LanceStore
+
+        def read() -> Any:
+            store = LanceStore(Path(self.tools.settings.home).expanduser() / "lance")
+            return getattr(store, method)(*arguments)
+
+        return await anyio.to_thread.run_sync(read)
 
     async def status(self, request: Any) -> Any:
         report = (await self.call("status")).report

@@ -264,6 +264,39 @@ class LanceStore:
     def documents_where(self, where: str | None, columns: list[str]) -> list[dict[str, Any]]:
         return self._select(self.documents, where, columns)
 
+    def folder(self, collection: str, folder: str = "") -> dict[str, Any]:
+        """What a collection holds in FOLDER ('' its top), read only: `folders`, each sub-folder
+        with how many documents lie under it; `documents`, each path right there with its first
+        document's id and title, its document count (a transcript's messages) and chunk count."""
+        prefix = folder.strip("/") + "/" if folder.strip("/") else ""
+        where = f"collection = {sql_text(collection)}"
+        folders: dict[str, int] = {}
+        documents: dict[str, dict[str, Any]] = {}
+        for row in self._select(self.documents, where, ["id", "path", "title", "source"]):
+            path = row["path"] or ""
+            if not path.startswith(prefix):
+                continue
+            rest = path[len(prefix) :]
+            if "/" in rest:
+                name = rest.split("/", 1)[0]
+                folders[name] = folders.get(name, 0) + 1
+                continue
+            entry = documents.setdefault(
+                path, {"id": row["id"], "path": path, "title": row["title"] or "", "source": row["source"],
+                       "documents": 0, "chunks": 0},
+            )  # fmt: skip
+            entry["documents"] += 1
+            if row["id"] < entry["id"]:
+                entry["id"], entry["title"] = row["id"], row["title"] or ""
+        if documents:
+            for row in self._select(self.chunks, where, ["path"]):
+                if row["path"] in documents:
+                    documents[row["path"]]["chunks"] += 1
+        return {
+            "folders": sorted(folders.items()),
+            "documents": [documents[p] for p in sorted(documents)],
+        }
+
     def metadata_fields(self, collection: str, sample: int = 500) -> list[str]:
         """The metadata (front-matter) field names of a collection, from up to `sample` documents."""
         rows = self._select(self.documents, f"collection = {sql_text(collection)}", ["metadata"], sample)

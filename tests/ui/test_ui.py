@@ -45,6 +45,7 @@ def server(tmp_path_factory):
         "ops.md": "---\ntitle: Ops\nowner: bo\n---\nThe ledger deploys on Fridays.\n",
         "evil.md": f"---\ntitle: {EVIL}\n---\nThe ledger <img src=x onerror=alert(2)> notes.\n",
         "page.html": "<html><body><script>alert(3)</script>ledger page</body></html>\n",
+        "team/plans/q3.md": "---\ntitle: Third quarter\n---\nHire two people in autumn.\n",
         "long.md": "".join(f"line {n} of a long log\n" for n in range(1, 2500)) + "the paging marker\n",
     })  # fmt: skip
     (root / "outside.txt").write_text("secret outside the collection\n")
@@ -140,6 +141,7 @@ def test_opening_a_result_shows_the_document_with_its_passage_marked_and_back_re
     page.goto(server["base"] + "/ui/?q=migration&mode=lexical")
     page.click("#hits a.open:has-text('Database')")
     page.wait_for_url("**/ui/doc?*")
+    page.wait_for_selector("#reader[data-shown]")
     marked = page.locator(".line.hit")
     assert "migration" in marked.last.inner_text()
     assert page.locator(".line.hit mark").first.inner_text().lower() == "migration"
@@ -149,6 +151,66 @@ def test_opening_a_result_shows_the_document_with_its_passage_marked_and_back_re
     page.go_back()
     page.wait_for_url("**/ui/?q=migration*")
     assert page.locator("#hits a.open:has-text('Database')").count() == 1
+
+
+def test_a_result_opens_beside_the_still_visible_list_and_back_returns(page, server):
+    page.goto(server["base"] + "/ui/?q=migration&mode=lexical")
+    page.click("#hits a.open:has-text('Database')")
+    page.wait_for_url("**/ui/doc?*")  # the address is the document's: reload and links work
+    page.wait_for_selector("#reader[data-shown] .line.hit")
+    marked = page.locator("#reader .line.hit")
+    assert "migration" in marked.last.inner_text()
+    assert page.locator("#reader .line.hit mark").first.inner_text().lower() == "migration"
+    hits, reader = page.locator("#hits").bounding_box(), page.locator("#reader").bounding_box()
+    assert page.locator("#hits").is_visible() and reader["x"] >= hits["x"] + hits["width"]
+    box, height = marked.last.bounding_box(), page.viewport_size["height"]
+    assert 0 <= box["y"] <= height  # the pane scrolled to line 126
+    assert page.locator("#hits li.current a.open").inner_text() == "Database"
+    assert page.evaluate("document.activeElement.textContent") == "Database"
+    page.keyboard.press("ArrowUp")  # the keys still move in the list while the pane shows it
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.closest('#hits') !== null")
+    assert "migration" in page.locator("#reader .line.hit").last.inner_text()
+    page.go_back()
+    page.wait_for_url("**/ui/?q=migration*")
+    assert page.locator("#hits a.open:has-text('Database')").count() == 1
+    assert page.locator("#reader .line").count() == 0
+    page.go_forward()
+    page.wait_for_url("**/ui/doc?*")
+    page.reload()  # a document opened beside the list is also a page of its own
+    assert "migration" in page.locator(".line.hit").last.inner_text()
+    assert not page.dialogs
+
+
+def test_browsing_a_collection_down_its_folders_to_a_document(page, server):
+    page.goto(server["base"] + "/ui/status")
+    page.click("a.browse:text-is('notes')")
+    page.wait_for_url("**/ui/browse?collection=notes")
+    listing = page.locator("#listing").inner_text()
+    assert "Database" in listing and "db.md" in listing and EVIL in listing  # shown as text
+    assert page.locator("#listing a.open").count() >= 4
+    page.click("a.folder:text-is('team/')")
+    page.wait_for_url("**/ui/browse?collection=notes&folder=team")
+    page.click("a.folder:text-is('plans/')")
+    page.wait_for_url("**folder=team%2Fplans")
+    assert page.locator("#listing a.open").all_inner_texts() == ["Third quarter"]
+    assert "team/plans/q3.md" in page.locator("#listing").inner_text()
+    page.click("#listing a.open")
+    page.wait_for_url("**/ui/doc?*")
+    assert page.locator("h1").inner_text() == "Third quarter"
+    assert "Hire two people" in page.locator(".doc").inner_text()
+    page.click("#back")  # back to the folder it was opened from
+    page.wait_for_url("**folder=team%2Fplans")
+    page.click("nav.crumbs a:text-is('team')")
+    page.wait_for_url("**/ui/browse?collection=notes&folder=team")
+    page.click("nav.crumbs a:text-is('Collections')")
+    page.wait_for_url("**/ui/browse")
+    assert page.locator("a.folder:text-is('notes')").count() == 1
+    page.goto(server["base"] + "/ui/")
+    page.click(".browse-links a.browse:text-is('notes')")
+    page.wait_for_url("**/ui/browse?collection=notes")
+    assert not page.dialogs
 
 
 def test_a_transcript_hit_opens_its_session_with_the_message_marked(page, server):

@@ -48,4 +48,26 @@
     if (hit) hit.scrollIntoView({ block: "center" });
   }
   document.addEventListener("DOMContentLoaded", scrollToHit);
+
+  // A result opened beside the list: mark it as the current one, and scroll the pane (only the
+  // pane: the list stays where it is) to the marked passage.
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest && event.target.closest("#hits a.open");
+    if (!link) return;
+    document.querySelectorAll("#hits li.current").forEach(function (li) { li.classList.remove("current"); });
+    link.closest("li").classList.add("current");
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "reader") event.detail.target.removeAttribute("data-shown");
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const pane = event.detail.target;
+    if (!pane || pane.id !== "reader") return;
+    const below = Math.max(pane.getBoundingClientRect().top, 8);
+    pane.style.maxHeight = Math.max(200, window.innerHeight - below - 8) + "px";  // the pane fits the window
+    const hit = pane.querySelector("[data-hit]");
+    const top = hit ? hit.getBoundingClientRect().top - pane.getBoundingClientRect().top + pane.scrollTop : 0;
+    pane.scrollTop = Math.max(0, top - pane.clientHeight / 3);
+    pane.setAttribute("data-shown", "");
+  });
 })();
