@@ -74,16 +74,11 @@ def index_one(
     if progress is not None:
         progress.message(f"indexing '{name}' ({variables.get('path') or variables.get('root')})")
     added, removed, skipped, keyword, redacted = set(), set(), [], {}, Counter()
-    notes: list[str] = []
     while True:
         result = runner.execute_plan(plan, progress=progress)
         output = result.output
         if progress is not None:
             progress.close()  # this batch's bars end here; what is printed next goes below them
-        for note in _new_notes(notes, result.notes):
-            notes.append(note)
-            if progress is not None:
-                progress.message(note)
         added |= set(output["stored"].added)
         removed |= set(output["stored"].removed)
         skipped += output["skipped"]
@@ -97,15 +92,7 @@ def index_one(
         "skipped": to_plain(skipped),
         "redacted": by_count(redacted),
         "keyword_index": keyword,
-        "notes": notes,
     }
-
-
-def _new_notes(told: list[str], notes: list[str]) -> list[str]:
-    """A batch's notes not told yet; that the redaction rules changed is told once, by the first."""
-    rules = "redaction rules changed"
-    said_rules = any(n.startswith(rules) for n in told)
-    return [n for n in notes if n not in told and not (said_rules and n.startswith(rules))]
 
 
 def stats(settings: Settings, found: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,6 @@ summarizer, whose text was never stored).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections import Counter
 from dataclasses import replace
@@ -19,23 +18,9 @@ from typing import Any
 from pica.kernel.records import Document, Hit, Skipped
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages import secrets
 from pica.stages.secrets import redact
 
 MARK = "[REDACTED:"  # what a redaction leaves in the text
-
-
-@functools.cache
-def rules_fingerprint() -> str:
-    """What the redaction rules are: the SHA-256 of the detector's source files (`stages/secrets/`,
-    names and bytes), computed once per process. The catalog keeps, per collection and per file,
-    the fingerprint it was indexed under; a collection indexed under other rules is read again
-    from the start (`scan.files.v1`, `read.transcripts.v1`), so what the old rules missed leaves
-    the indexes."""
-    digest = hashlib.sha256()
-    for source in sorted(Path(secrets.__file__).parent.glob("*.py")):
-        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
 
 
 def stored_path(path: str, found: Counter[str] | None = None) -> str:

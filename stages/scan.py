@@ -12,7 +12,6 @@ from pydantic import Field
 from pica.kernel.records import FileChanges, FileRef
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages import redact
 from pica.stages.store.catalog import Catalog
 
 SUPPORTED = [
@@ -36,8 +35,7 @@ class ScanParams(Params):
 
 @stage
 class ScanFiles(Stage):
-    """List a folder's files whose (mtime, size) differ from the last run, and those deleted; all
-    files last read under other redaction rules than this Pica's count as changed."""
+    """List a folder's files whose (mtime, size) differ from the last run, and those deleted."""
 
     id = "scan.files.v1"
     Params = ScanParams
@@ -58,19 +56,16 @@ class ScanFiles(Stage):
         collection = self.params.collection or root.name
         with Catalog(self.params.home) as catalog:
             known = catalog.files(collection)
-            stale = catalog.stale(collection, redact.rules_fingerprint()) if known else set()
         changes = FileChanges(collection, str(root))
         present = set()
         for ref in self._walk(root):
             present.add(ref.path)
             before = known.get(ref.path)
-            if before is not None and before[:2] == (ref.size, ref.mtime_ns) and ref.path not in stale:
+            if before is not None and before[:2] == (ref.size, ref.mtime_ns):
                 changes.unchanged.append(ref.path)
             else:
                 changes.changed.append(ref)
         changes.deleted = sorted(set(known) - present)
-        if stale & present:
-            self._rules_changed(ctx, len(stale & present), len(set(known) - stale))
         if self.params.batch and len(changes.changed) > self.params.batch:
             changes.postponed = [f.path for f in changes.changed[self.params.batch :]]
             changes.changed = changes.changed[: self.params.batch]
@@ -80,19 +75,6 @@ class ScanFiles(Stage):
             f"{len(changes.unchanged)} unchanged{later}"
         )
         return {"files": changes}
-
-    @staticmethod
-    def _rules_changed(ctx: Context, rereading: int, done: int) -> None:
-        """Tell the caller that files are read again because the redaction rules changed (a note:
-        `pica index` prints the first batch's, not each batch's)."""
-        if done:  # an earlier run stopped halfway, or this is a later batch
-            ctx.note(f"redaction rules changed: still re-reading {rereading} files of this collection", True)
-        else:
-            ctx.note(
-                "redaction rules changed since this collection was indexed: "
-                f"re-reading its {rereading} files",
-                True,
-            )
 
     def _walk(self, root: Path):
         include = [p.lower() for p in self.params.include]

@@ -18,7 +18,7 @@ from pica.stages.index.keyword_index import (
     read_marker,
     write_marker,
 )
-from pica.stages.store.catalog import PURGE, Catalog, writer_lock
+from pica.stages.store.catalog import writer_lock
 
 
 class TantivyParams(Params):
@@ -58,14 +58,10 @@ class IndexTantivy(Stage):
             and not stored.removed
         ):
             return {"report": report}  # in step already: no need to open LanceDB
-        with writer_lock(self.params.home, ctx.report), Catalog(self.params.home) as catalog:
+        with writer_lock(self.params.home, ctx.report):
             index, fresh = open_for_writing(self.params.index_dir)
             marker = {} if fresh else read_marker(self.params.index_dir)
-            if catalog.get(PURGE) == "keyword":  # LanceDB was rewritten without its old versions
-                report.update(self._rebuild(ctx, index, {}))
-                index.writer(heap_size=self.params.heap_mb * 1_000_000, num_threads=1).garbage_collect_files()
-                catalog.purged("keyword")
-            elif marker.get("lance_version") == stored.previous_version:
+            if marker.get("lance_version") == stored.previous_version:
                 added = set(stored.added)
                 self._write(ctx, index, [c for c in chunks if c.doc_id in added], delete=stored.removed)
                 write_marker(self.params.index_dir, stored.version)

@@ -43,18 +43,7 @@ CREATE TABLE IF NOT EXISTS redactions (  -- secrets redacted in each file as it 
     n INTEGER NOT NULL,
     PRIMARY KEY (collection, path, kind)
 );
-CREATE TABLE IF NOT EXISTS rules (       -- the redaction rules each file was last read under
-    collection TEXT NOT NULL,
-    path TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,     -- pica.stages.redact.rules_fingerprint()
-    PRIMARY KEY (collection, path)
-);
 """
-# state key: the rules every file of a collection was read under, once all were (the cheap check)
-RULES = "redaction_rules:"
-# state key: what still holds text indexed under older rules in files of earlier versions, after
-# a collection was read again under new ones: "lance" (then "keyword"), until each is rewritten
-PURGE = "purge_old_versions"
 
 
 class Catalog:
@@ -95,20 +84,6 @@ class Catalog:
         rows = self.db.execute("SELECT path, cursor FROM cursors WHERE collection = ?", (collection,))
         return {path: json.loads(cursor) for path, cursor in rows}
 
-    def stale(self, collection: str, rules: str) -> set[str]:
-        """The collection's files last read under other redaction rules than `rules` (or before
-        rules were recorded): read them again from the start. One state lookup when the
-        collection's recorded rules are these."""
-        if self.get(RULES + collection) == rules:
-            return set()
-        rows = self.db.execute(
-            "SELECT f.path FROM files f LEFT JOIN rules r "
-            "ON r.collection = f.collection AND r.path = f.path "
-            "WHERE f.collection = ? AND (r.fingerprint IS NULL OR r.fingerprint != ?)",
-            (collection, rules),
-        )
-        return {path for (path,) in rows}
-
     def record(
         self,
         collection: str,
@@ -118,20 +93,14 @@ class Catalog:
         cursors: dict[str, dict] | None = None,
         redactions: dict[str, dict[str, int]] | None = None,
         partial: set[str] = frozenset(),
-        rules: str = "",
     ) -> None:
         """Commit one run: (path, size, mtime_ns, status, reason, documents) rows, deletions,
         readers' cursors, the secrets redacted per file read (added to a file's earlier count when
-        it was read from where it stopped, in `partial`; replacing it otherwise), the redaction
-        rules the files were read under, and the LanceDB documents version they agree with, in one
-        transaction. When every file of the collection has now been read under `rules`, it records
-        them for the collection; when that ends a re-read of files indexed under other rules, it
-        records that the indexes' earlier versions (which hold the old text) must go (PURGE)."""
+        it was read from where it stopped, in `partial`; replacing it otherwise), and the LanceDB
+        documents version they agree with, in one transaction."""
         now = time.time()
         redactions = redactions or {}
-        behind = bool(rules) and self.get(RULES + collection) != rules
         with self.db:
-            rereading = behind and bool(self.stale(collection, rules))
             self.db.executemany(
                 "DELETE FROM redactions WHERE collection = ? AND path = ?",
                 [(collection, path) for path in [*deleted, *redactions] if path not in partial],
@@ -162,29 +131,12 @@ class Catalog:
                 [(collection, path) for path in deleted],
             )
             self.set("documents_version", str(documents_version))
-            if not rules:
-                return
-            self.db.executemany(
-                "INSERT OR REPLACE INTO rules VALUES (?, ?, ?)",
-                [(collection, row[0], rules) for row in seen],
-            )
-            self.db.executemany(
-                "DELETE FROM rules WHERE collection = ? AND path = ?",
-                [(collection, path) for path in deleted],
-            )
-            if not behind or self.stale(collection, rules):
-                return
-            self.set(RULES + collection, rules)
-            if rereading:
-                self.set(PURGE, "lance")
 
     def forget(self, collection: str, documents_version: int) -> None:
         with self.db:
             self.db.execute("DELETE FROM files WHERE collection = ?", (collection,))
             self.db.execute("DELETE FROM cursors WHERE collection = ?", (collection,))
             self.db.execute("DELETE FROM redactions WHERE collection = ?", (collection,))
-            self.db.execute("DELETE FROM rules WHERE collection = ?", (collection,))
-            self.db.execute("DELETE FROM state WHERE key = ?", (RULES + collection,))
             self.set("documents_version", str(documents_version))
 
     def summary(self) -> dict[str, dict[str, float]]:
@@ -205,16 +157,6 @@ class Catalog:
         for collection, kind, n in rows:
             found.setdefault(collection, {})[kind] = n
         return found
-
-    def purged(self, part: str, documents_version: int | None = None) -> None:
-        """The earlier versions of LanceDB ("lance": then the keyword index's turn, at the
-        documents version the rewrite left) or of the keyword index ("keyword") are gone."""
-        with self.db:
-            if part == "lance":
-                self.set(PURGE, "keyword")
-                self.set("documents_version", str(documents_version))
-            else:
-                self.db.execute("DELETE FROM state WHERE key = ?", (PURGE,))
 
     def get(self, key: str, default: str | None = None) -> str | None:
         row = self.db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()

@@ -11,9 +11,8 @@ from pydantic import Field
 from pica.kernel.records import Chunk, Document, FileChanges, FileRef, Skipped, StoreChanges
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages import redact
 from pica.stages.redact import MARK, stored_path
-from pica.stages.store.catalog import PURGE, Catalog, writer_lock
+from pica.stages.store.catalog import Catalog, writer_lock
 from pica.stages.store.lance_store import LanceStore, document_hash
 
 
@@ -60,14 +59,9 @@ class StoreLance(Stage):
         with Catalog(self.params.home) as catalog:
             if not files.changed and not files.deleted:
                 version = int(catalog.get("documents_version") or 0)
-                if catalog.get(PURGE) == "lance":  # an earlier run stopped before it was done
-                    with writer_lock(self.params.home, ctx.report):
-                        version = self._purge(ctx, catalog)
                 return {"stored": StoreChanges(files.collection, [], [], version, version)}
             with writer_lock(self.params.home, ctx.report):
                 stored = self._commit(ctx, catalog, files, documents, chunks, skipped, redactions or {})
-                if catalog.get(PURGE) == "lance":
-                    stored.version = self._purge(ctx, catalog)
         ctx.report(
             f"{len(stored.added)} documents added or changed, "
             f"{len(set(stored.removed) - set(stored.added))} removed"
@@ -122,35 +116,8 @@ class StoreLance(Stage):
             {path: c for path, c in files.cursors.items() if path not in failed},
             {f.path: redactions.get(f.path, {}) for f in files.changed if f.path not in failed},
             set(files.partial),
-            redact.rules_fingerprint(),
         )
         return StoreChanges(files.collection, sorted(added_ids), gone + replaced, previous, version)
-
-    def _purge(self, ctx: Context, catalog: Catalog) -> int:
-        """A collection was read again under new redaction rules: rewrite LanceDB without the
-        earlier versions that hold its old text; the keyword index is rebuilt next (PURGE)."""
-        ctx.report("files read again under new rules: rewriting the indexes without earlier versions")
-        store = LanceStore(self.params.lance_dir)
-        _purge_old_versions(store)
-        version = store.documents_version()
-        catalog.purged("lance", version)
-        return version
-
-
-def _purge_old_versions(store: LanceStore) -> None:
-    """Leave on disk only what the tables hold now: what older redaction rules let through is
-    still in the data files of earlier versions, and in files whose rows were deleted since
-    (compaction rewrites only those with a tenth of their rows deleted). So every row is
-    rewritten (a no-op update), then the files of every earlier version are deleted. A reader
-    still on an earlier version (a search running meanwhile) may fail: run it again."""
-    import warnings
-    from datetime import timedelta
-
-    for table, column in ((store.documents, "first_line"), (store.chunks, "line_start")):
-        table.update(values_sql={column: column})
-        with warnings.catch_warnings():  # that every earlier version goes is the point
-            warnings.simplefilter("ignore", UserWarning)
-            table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
 
 
 def _file_rows(

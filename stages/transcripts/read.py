@@ -11,7 +11,6 @@ from pydantic import Field
 from pica.kernel.records import Document, FileChanges, FileRef, Skipped
 from pica.kernel.registry import stage
 from pica.kernel.stage import Context, Example, Params, Stage
-from pica.stages import redact
 from pica.stages.readers.decode import strip_terminal_codes
 from pica.stages.store.catalog import Catalog
 from pica.stages.transcripts import claude, codex, gemini
@@ -57,9 +56,6 @@ class ReadTranscripts(Stage):
             return {"documents": [], "skipped": [], "files": FileChanges("", "")}
         with Catalog(self.params.home) as catalog:
             cursors = catalog.cursors(files.collection)
-            if cursors:  # a file read under other redaction rules is read again from the start
-                for path in catalog.stale(files.collection, redact.rules_fingerprint()):
-                    cursors.pop(path, None)
         out = dataclasses.replace(files, partial=[], cursors={})
         documents: list[Document] = []
         skipped: list[Skipped] = []
