@@ -15,6 +15,7 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import ToolAnnotations
 from pydantic import ValidationError
 
 from pica import __version__
@@ -62,12 +63,50 @@ def build_server(toolset_name: str = "default", settings: Settings | None = None
     for name in offered:
         method, spec = getattr(tools, name), toolset.tools[name]
         description = inspect.cleandoc(spec.description or method.__doc__ or "")
-        server.add_tool(_with_defaults(method, spec.defaults), name=name, description=description)
+        server.add_tool(
+            _with_defaults(method, spec.defaults),
+            name=name,
+            title=TITLES[name],
+            description=description,
+            annotations=annotations(name, settings),
+        )
     server.custom_route(remote.PATH, methods=["POST"])(run_route(tools))
     from pica.ui.routes import add_routes  # the browser UI, /ui/ (Jinja2 loads on its first page)
 
     add_routes(server, tools)
     return server
+
+
+# Clients decide by these whether a call needs the user's approval (codex exec runs read-only tools
+# under its default policy and refuses the rest), so they must be true of each tool.
+TITLES = {
+    "search": "Search everything",
+    "get": "Read a document or its lines",
+    "similar": "Documents like this one",
+    "recent": "Latest transcript messages",
+    "session": "A whole agent session",
+    "list_sessions": "Agent sessions",
+    "stats": "Index statistics",
+    "status": "Collections and their state",
+    "reindex": "Index what changed",
+    "deepweb": "Search and read the web",
+    "summarize": "Summarize a session (local model)",
+}
+CHANGES_THE_INDEX = {"reindex"}
+ANSWER_VARIES = {"deepweb", "summarize"}  # the web changes; a model's draft is not repeatable
+
+
+def annotations(tool: str, settings: Settings) -> ToolAnnotations:
+    """What a tool does to the world: only `reindex` writes (the index, never the user's files);
+    `deepweb` reaches the web, and `search` too when a web endpoint is configured."""
+    web = tool == "deepweb" or (tool == "search" and bool(settings.web_url))
+    return ToolAnnotations(
+        title=TITLES[tool],
+        read_only_hint=tool not in CHANGES_THE_INDEX,
+        destructive_hint=False,
+        idempotent_hint=tool not in ANSWER_VARIES,
+        open_world_hint=web,
+    )
 
 
 def unknown_arguments(tool: str, arguments: dict[str, Any], schema: dict[str, Any]) -> list[str]:

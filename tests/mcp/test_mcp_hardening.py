@@ -190,3 +190,33 @@ def test_the_instructions_mention_only_what_is_offered(home):
             assert "Sources for `search` `sources`: transcripts, files." in init.instructions
 
     anyio.run(go)
+
+
+# issue 19, item 2: annotations clients act on (codex exec runs only read-only tools unasked)
+
+
+def test_every_tool_says_truthfully_what_it_does_to_the_world(home):
+    async def go():
+        async with stdio_session(home["env"]) as session:
+            await session.initialize()
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+        assert "reindex" in tools and "search" in tools
+        for tool in tools.values():
+            assert tool.title and tool.annotations is not None, tool.name
+            assert tool.annotations.read_only_hint is (tool.name != "reindex"), tool.name
+            assert tool.annotations.destructive_hint is False
+        assert tools["search"].annotations.open_world_hint is False  # no web endpoint configured
+
+    anyio.run(go)
+
+
+def test_the_web_tools_are_marked_as_reaching_the_open_world(tmp_path, monkeypatch):
+    from pica.kernel.settings import Settings
+    from pica.mcp.server import build_server
+
+    monkeypatch.setenv("PICA_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PICA_WEB_URL", "http://127.0.0.1:9")
+    tools = {t.name: t for t in anyio.run(build_server("llm", Settings()).list_tools)}
+    assert tools["deepweb"].annotations.open_world_hint and tools["search"].annotations.open_world_hint
+    assert not tools["deepweb"].annotations.idempotent_hint  # the web changes between calls
+    assert not tools["get"].annotations.open_world_hint
