@@ -71,6 +71,8 @@ def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: boo
         return False  # `name "value"` with only a space between is how Gradle writes passwords
     if NOT_SECRET_NAME.search(name) or PROVIDER_NAME.search(name):
         return False
+    if not any(c.isalnum() for c in value):
+        return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)
     if is_stand_in(value) or TEMPLATE.search(value) or (quote == "`" and " " in value):
         return False  # a placeholder, a template or variable, a command substitution
     # A run of 8 characters in sequence (12345678, a1b2c3d4) is typed, not generated: it marks a

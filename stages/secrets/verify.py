@@ -75,9 +75,19 @@ STAND_IN_WORDS = re.compile(
     r"(?i)^(?:null|none|nil|undefined|true|false|string|required|optional|secret|password|passwd"
     r"|token|key|value|test|example|sample|dummy|empty|default|\$?\{\{.*\}\})$"
 )
-# Templates and references: ${X}, $VAR, %(x)s, {{x}}, #{x}, %VAR%, <x>
+# Templates and references: ${X}, $VAR, $(cmd), %(x)s, {{x}}, #{x}, %VAR%, <x>. A `${…}`, `{{…}}`
+# or `#{…}` counts when it is closed and well formed: a name (or `{{`'s expression) then the closing
+# brace or an operator (`${VAR:-x}`, `${arr[0]}`, `${{ secrets.X }}`), or the end of the value (an
+# unquoted value stops before `}`: `password: ${link}` reads `${link`). Braces and dollars that open
+# nothing (`m{{h}o)p${e]nob(…}}`) are characters of a password: detect-secrets' KeywordDetector
+# reports that very value (tests/plugins/keyword_test.py, COMMON_SECRET) and drops only values that
+# are a template as a whole (filters/heuristic.py `is_templated_secret`: `{…}`, `<…>`, `${…}`; so
+# `password = '{password}'`, a str.format placeholder, is one).
 TEMPLATE = re.compile(
-    r"\$\{|\$\(|\$[A-Za-z_]|%\(|\{\{|#\{|<[^>]*>|^\[.*\]?$|^%\w+%$|::|\.\.\.|…|\[Redacted\]", re.I
+    r"\$\{[!#]?[\w.-]*(?:[^\w{}\]][^{}]*)?(?:\}|$)|\$\{\{|\$\(|\$[A-Za-z_]|%\(|\{\{[^{}]*(?:\}\}|$)"
+    r"|#\{[^{}]*(?:\}|$)"
+    r"|^\{.*\}$|<[^>]*>|^\[.*\]?$|^%\w+%$|::|\.\.\.|…|\[Redacted\]",
+    re.I,
 )
 
 

@@ -157,3 +157,44 @@ def test_the_keyword_prefilter_is_read_from_each_pattern_and_never_drops_a_match
     monkeypatch.setattr(secrets, "GATES", [()] * len(secrets.RULES))
     assert [find_secrets(text) for text in texts] == gated
     assert all(gated[i] for i in (0, 3, 4, 5)) and re.search("anthropic", str(gated[2]))
+
+
+# detect-secrets' KeywordDetector test value (tests/plugins/keyword_test.py, COMMON_SECRET): braces
+# and dollars that open no template are characters of a password.
+BRACES = "m{{h}o)p${e]nob(ody[finds>-_$#thisone}}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'apikey = "{BRACES}"',
+        f'if (api_key != "{BRACES}") {{',
+    ],
+)
+def test_braces_that_open_no_template_are_part_of_the_secret(text):
+    spans = find_secrets(text)
+    start = text.index(BRACES)
+    assert any(s <= start and start + len(BRACES) <= e for s, e, _ in spans), spans
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'password: "${DB_PASSWORD}"',
+        "password: ${link}",
+        "token: ${{ secrets.GITHUB_TOKEN }}",
+        'api_key: "{{ vault_api_key }}"',
+        "api_key: {{ vault_api_key }}",
+        'password = "${env:DB_PASS}"',
+        'PASSWORD="${PASSWORD:?missing}"',
+        'client_secret = "${data.vault_generic_secret.app.data["client_secret"]}"',
+        "secret: \"#{ENV['APP_SECRET']}\"",
+        'token: "{{- .Values.token | b64enc }}"',
+        "password = '{password}'",
+        "password = `${process.env.DB_PASS}`",
+        'password = ",.:-@*?!"',
+        f"password = {BRACES}",  # unquoted in code: an expression (detect-secrets' C++ negative)
+    ],
+)
+def test_templates_and_punctuation_are_left_alone(text):
+    assert find_secrets(text) == []
