@@ -59,6 +59,12 @@ NOT_SECRET_NAME = re.compile(
 # Names of a provider whose secrets have a fixed format: its own rule decides, not this one
 # (a 42-character value under AWS_SECRET_ACCESS_KEY is not an AWS secret key).
 PROVIDER_NAME = re.compile(r"(?i)aws.?secret|meraki|ibm|softlayer|cloudant|sumo|okta|cohere|etsy")
+# ... but only for values written in a key's alphabet (base64, hex, base62 with `_-.`): those are
+# that provider's key or a malformed one. A value with characters no key format uses (`{`, `$`,
+# `(`, `!`, a space) is a password a person chose, which the provider's format cannot judge:
+# detect-secrets' KeywordDetector reports `aws_secret_access_key = "m{{h}o)p${e]…}}"`
+# (tests/plugins/keyword_test.py).
+KEY_ALPHABET = re.compile(r"[A-Za-z0-9+/=_.-]+")
 PASSWORD_NAME = re.compile(r"(?i)pass|pwd|pw\b|pw$")
 
 
@@ -69,7 +75,7 @@ def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: boo
         return not quote and len(value) >= 16 and entropy(value) >= 3.5
     if sep.strip() == "" and not password_name:
         return False  # `name "value"` with only a space between is how Gradle writes passwords
-    if NOT_SECRET_NAME.search(name) or PROVIDER_NAME.search(name):
+    if NOT_SECRET_NAME.search(name) or (PROVIDER_NAME.search(name) and KEY_ALPHABET.fullmatch(value)):
         return False
     if not any(c.isalnum() for c in value):
         return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)

@@ -169,6 +169,8 @@ BRACES = "m{{h}o)p${e]nob(ody[finds>-_$#thisone}}"
     [
         f'apikey = "{BRACES}"',
         f'if (api_key != "{BRACES}") {{',
+        f'if (aws_secret_access_key === "{BRACES}") {{',
+        f"aws_secret_access_key: '{BRACES}'",
     ],
 )
 def test_braces_that_open_no_template_are_part_of_the_secret(text):
@@ -198,3 +200,11 @@ def test_braces_that_open_no_template_are_part_of_the_secret(text):
 )
 def test_templates_and_punctuation_are_left_alone(text):
     assert find_secrets(text) == []
+
+
+def test_a_provider_name_decides_only_for_values_in_a_key_alphabet():
+    # 42 base64 characters under AWS's name: a malformed AWS key, not redacted by the keyed rule
+    malformed = "q7Zr2mXk9TbW4pLs8vNd3HcY6fGj1aRe5uKo+/Qw7z"
+    assert len(malformed) == 42 and kinds(f"token = {malformed}") == ["generic_api_key"]
+    assert find_secrets(f"aws_secret_access_key = {malformed}") == []
+    assert kinds('aws_secret_access_key = "Tr0ub4dor&3!horse"') == ["generic_api_key"]
