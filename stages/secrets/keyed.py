@@ -5,7 +5,8 @@ The name words and the filters follow detect-secrets' KeywordDetector (its denyl
 `probably_false_positive`) and gitleaks' generic-api-key (entropy 3.5, its allowlist of names
 like `key_id`, `public_key`, `token_url`). The separators are those of gitleaks'
 GenerateSampleSecrets templates: `=`, `:`, `:=`, `::=`, `?=`, `+=`, `.=`, `=>`, `==`, a CSV comma,
-a YAML block (`: |`), and Go/Kotlin/C# declarations with a type between name and `=`.
+a YAML block (`: |`), and Go/Kotlin/C# declarations with a type between name and `=`; and the
+mirror of a comparison, `if ("…" == password)`.
 
 For speed the scan starts from the secret words (found in the lowercased text), then matches the
 whole assignment from the start of the name: text without those words costs one search.
@@ -37,6 +38,13 @@ KEYED = re.compile(
     r"(?P<call>\w+\()?[ \t]*"
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
     r"|(?P<bare>(?:(?!\\[nrt])[^\s\"'`,;)}\]]){4,300}))"
+)
+# The mirror of `password == "…"`: a literal compared with a secret-named variable,
+# `if ("…" == password)`, `if ("…" !== my_private_key)` (detect-secrets' KeywordDetector
+# FOLLOWED_BY_EQUAL_SIGNS… and its reverse `PRECEDED_BY_EQUAL_COMPARISON_SIGNS_QUOTES_REQUIRED_REGEX`;
+# its keyword_test.py cases). Found from the operator: a quote, `==`/`!=`/`===`/`!==`, the name.
+COMPARED = re.compile(
+    r"[\"'`][ \t]*[!=]==?[ \t]*(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)(?![\w.$-])"
 )
 # A phrase of words naming the idea rather than being it: real_key, shorter-version, a-fake-key.
 CONCEPT_WORDS = re.compile(
@@ -137,3 +145,16 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         if keyed_value_is_secret(name, match.group("sep"), value, quote, call):
             kind = "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
             yield match.start(group), match.end(group), kind
+    if "==" in text or "!=" in text:
+        yield from find_compared(text)
+
+
+def find_compared(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each literal compared with a secret-named variable."""
+    for match in COMPARED.finditer(text):
+        end, quote = match.start(), text[match.start()]
+        start = text.rfind(quote, text.rfind("\n", 0, end) + 1, end) + 1
+        value, name = text[start:end], match.group("name")
+        if start and value and "\\" not in value and keyed_value_is_secret(name, "==", value, quote):
+            kind = "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
+            yield start, end, kind

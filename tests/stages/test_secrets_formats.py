@@ -171,6 +171,8 @@ BRACES = "m{{h}o)p${e]nob(ody[finds>-_$#thisone}}"
         f'if (api_key != "{BRACES}") {{',
         f'if (aws_secret_access_key === "{BRACES}") {{',
         f"aws_secret_access_key: '{BRACES}'",
+        f'if ("{BRACES}" == password) {{',
+        f'if ("{BRACES}" !== my_private_key) {{',
     ],
 )
 def test_braces_that_open_no_template_are_part_of_the_secret(text):
@@ -196,10 +198,19 @@ def test_braces_that_open_no_template_are_part_of_the_secret(text):
         "password = `${process.env.DB_PASS}`",
         'password = ",.:-@*?!"',
         f"password = {BRACES}",  # unquoted in code: an expression (detect-secrets' C++ negative)
+        'if ("" == password)',
+        'if ("string" === typeof token)',
+        'if ("null" != token)',
     ],
 )
-def test_templates_and_punctuation_are_left_alone(text):
+def test_templates_punctuation_and_empty_comparisons_are_left_alone(text):
     assert find_secrets(text) == []
+
+
+def test_a_literal_compared_with_a_secret_named_variable_is_redacted():
+    assert kinds('if "Summer2024!" == password:') == ["generic_password"]
+    assert kinds('if (token !== "q7Zr2mXk9TbW4pLs8vNd") {') == ["generic_api_key"]
+    assert kinds('if ("q7Zr2mXk9TbW4pLs8vNd" !== token) {') == ["generic_api_key"]
 
 
 def test_a_provider_name_decides_only_for_values_in_a_key_alphabet():
