@@ -111,7 +111,9 @@ def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: boo
         return False  # a call, an attribute, an indexing, a camelCase identifier
     if quote and password_name and re.fullmatch(r"[A-Z0-9_]+", value):
         return True  # password "ADMIN_PASS": a quoted literal, not a constant's name
-    if re.fullmatch(r"[A-Za-z]+(?:[_-][A-Za-z]+)+", value):
+    # Words joined by `_`/`-`, also as a selector or anchor (`#add-password`: Nosey Parker's
+    # np.generic.5/6 negative_examples; their patterns never start a password with `#` or `.`)
+    if re.fullmatch(r"[#.]?[A-Za-z]+(?:[_-][A-Za-z]+)+", value):
         return password_name and not CONCEPT_WORDS.search(value)
     if re.fullmatch(r"\d+|[A-Z][a-z]+(?:[A-Z][a-z]+)*", value):
         return password_name and quote != "" and len(value) >= 4  # a number, or a type (SecretStr)
@@ -126,6 +128,24 @@ def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: boo
     return len(value) >= 8 and entropy(value) >= 3.0
 
 
+def closes_a_literal(text: str, at: int) -> bool:
+    """Whether the quote at `at` closes a string literal opened earlier on its line, rather than
+    opening the value: `"MasterUserPassword: " + get…() + ","` and `passwordLabel:"Password:",…`
+    name a password inside a literal, and what follows its closing quote is code, not a value
+    (Nosey Parker's np.generic.5/6 negative_examples). Quotes are paired on the line; an apostrophe
+    between two letters (`don't`) is none, and an escaped quote pairs only with escaped ones."""
+    quote, line = text[at], text[text.rfind("\n", 0, at) + 1 : at]
+    escaped = line.endswith("\\")
+    count = 0
+    for i, char in enumerate(line):
+        if char != quote or (line[i - 1 : i] == "\\") != escaped:
+            continue
+        if 0 < i < len(line) - 1 and line[i - 1].isalnum() and line[i + 1].isalnum():
+            continue
+        count += 1
+    return count % 2 == 1
+
+
 def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, class) of each keyed secret value."""
     done = 0
@@ -135,11 +155,15 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         start = hit.start()
         while start > 0 and text[start - 1] in NAME_CHARS:
             start -= 1
+        if text[start - 1 : start] == "/":
+            continue  # `/forgot-password`, `/api/token`: the end of a path, not a name
         match = KEYED.match(text, start)
         if match is None:
             continue
         done = match.end()
         name, quote = match.group("name"), match.group("q") or ""
+        if quote and closes_a_literal(text, match.start("quoted") - 1):
+            continue
         group = "quoted" if quote else "bare"
         value, call = match.group(group), match.group("call") is not None
         if keyed_value_is_secret(name, match.group("sep"), value, quote, call):
