@@ -87,7 +87,13 @@ def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: boo
         return False
     if not any(c.isalnum() for c in value):
         return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)
-    if is_stand_in(value) or TEMPLATE.search(value) or (quote == "`" and " " in value):
+    # Inside a quoted literal a `$` between two letters or digits is a character (`super$ecret`:
+    # Nosey Parker's np.generic.5/6 take it, and exclude `$` only as a password's first character);
+    # unquoted, `$ecret` is a shell variable.
+    literal = (
+        re.sub(r"(?<=[A-Za-z0-9])\$(?=[A-Za-z0-9])", "S", value) if quote in ("'", '"') and quote else value
+    )
+    if is_stand_in(value) or TEMPLATE.search(literal) or (quote == "`" and " " in value):
         return False  # a placeholder, a template or variable, a command substitution
     # A run of 8 characters in sequence (12345678, a1b2c3d4) is typed, not generated: it marks a
     # stand-in for a machine-made key or token. A password is typed by a person, who does put

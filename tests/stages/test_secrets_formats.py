@@ -219,3 +219,26 @@ def test_a_provider_name_decides_only_for_values_in_a_key_alphabet():
     assert len(malformed) == 42 and kinds(f"token = {malformed}") == ["generic_api_key"]
     assert find_secrets(f"aws_secret_access_key = {malformed}") == []
     assert kinds('aws_secret_access_key = "Tr0ub4dor&3!horse"') == ["generic_api_key"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # Nosey Parker np.generic.5/6 negative_examples
+        'sb.append("MasterUserPassword: " + getMasterUserPassword() + ",");',
+        '"//localhost:1337/:_password = "+new Buffer("feast").toString("base64")',
+        'usernameLabel:"Username or email:",passwordLabel:"Password:",rememberMeLabel:"Remember me:"',
+        "put '/forgot-password' => \"cms/sites/passwords#update\", as: 'update_password'",
+        'this.addPassword = "#add-password";',
+        "password = super$ecret",  # unquoted: a shell variable
+        '"password": "$super$ecret",',
+    ],
+)
+def test_code_around_a_password_name_is_not_its_value(text):
+    assert find_secrets(text) == []
+
+
+def test_a_dollar_inside_a_quoted_password_is_a_character():
+    # Nosey Parker np.generic.5/6 examples; `$` is excluded only as the first character
+    assert kinds('my_password: "super$ecret"') == ["generic_password"]
+    assert kinds('"password": "super$ecret",') == ["generic_password"]
+    assert kinds("It's here: password = 'Tr0ub4dor&3'") == ["generic_password"]
