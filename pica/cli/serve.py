@@ -40,25 +40,34 @@ def serve(stdio: bool, host: str | None, port: int | None, toolset: str, watch: 
 
     Over HTTP, `pica search` run elsewhere with the same home and settings asks this server, which
     answers warm (PICA_NO_SERVER=1 turns that off)."""
-    import anyio
-
     from pica.kernel.settings import Settings
-    from pica.mcp.server import build_server
 
     settings = Settings()
-    if settings.watch if watch is None else watch:
-        _watch(settings)
-    if stdio:
-        anyio.run(build_server(toolset, settings).run_stdio_async)
+    watching = settings.watch if watch is None else watch
+    if stdio:  # answers the client before loading the SDK: pica/mcp/stdio.py
+        from pica.mcp import stdio as fast_stdio
+
+        started = (lambda: _watch(settings)) if watching else (lambda: None)
+        fast_stdio.serve(toolset, settings, lambda: _build(toolset, settings), started)
         return
+    import anyio
+
+    if watching:
+        _watch(settings)
     host = settings.serve_host if host is None else host
     listening = _listen(host, settings.serve_port if port is None else port)  # before the slow start
-    server = build_server(toolset, settings)
+    server = _build(toolset, settings)
     if not _loopback(host):
         click.echo(f"warning: listening on {host}: anyone who can reach it can search this machine", err=True)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"pica: MCP on http://{shown}:{listening.getsockname()[1]}/mcp (tool set {toolset})", err=True)
     anyio.run(_serve_http, server, listening, host)
+
+
+def _build(toolset: str, settings: Any) -> Any:
+    from pica.mcp.server import build_server
+
+    return build_server(toolset, settings)
 
 
 def _watch(settings: Any) -> None:

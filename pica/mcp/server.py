@@ -22,11 +22,11 @@ from pica import __version__
 from pica.cli import remote
 from pica.kernel.errors import PicaError
 from pica.kernel.settings import Settings
+from pica.mcp.instructions import about, instructions, overview
 from pica.mcp.tools import TOOLS, Tools
 from pica.mcp.toolsets import Toolset, load_toolset
 
 NAME = "pica"
-MAX_FIELDS = 30  # metadata fields named per collection in the instructions
 
 
 def tool_parameters() -> dict[str, set[str]]:
@@ -37,6 +37,8 @@ class Server(MCPServer):
     """The SDK's server, strict about arguments: an unknown one is refused with the valid ones (the
     SDK would drop it unread), and a bad value is told in one plain sentence per problem, in the
     terms of the tool's schema (the SDK passes on pydantic's report, with its links and types)."""
+
+    about: dict[str, Any] = {}  # what its instructions were built from (pica/mcp/instructions.py)
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         schema = next((t.input_schema for t in await self.list_tools() if t.name == name), None)
@@ -53,13 +55,23 @@ class Server(MCPServer):
                 raise ToolError(str(error.__cause__)) from None
             raise
 
+    async def run_stdio_on(self, stdin: Any, stdout: Any) -> None:
+        """`run_stdio_async` on given streams: async iterables of lines in, `write`/`flush` out."""
+        from mcp.server.stdio import stdio_server
+
+        async with stdio_server(stdin, stdout) as (read_stream, write_stream):
+            lowlevel = self._lowlevel_server
+            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
 
 def build_server(toolset_name: str = "default", settings: Settings | None = None) -> Server:
     settings = settings or Settings()
     toolset = load_toolset(toolset_name, tool_parameters(), settings)
     tools = Tools(settings, toolset.tools)
     offered = _available(toolset, tools)
-    server = Server(NAME, version=__version__, instructions=instructions(tools, offered, toolset))
+    known = about(tools, offered, toolset)
+    server = Server(NAME, version=__version__, instructions=instructions(known, overview(settings)))
+    server.about = known
     for name in offered:
         method, spec = getattr(tools, name), toolset.tools[name]
         description = inspect.cleandoc(spec.description or method.__doc__ or "")
@@ -302,75 +314,3 @@ def _with_defaults(method: Any, defaults: dict[str, Any]) -> Any:
 
     tool.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     return tool
-
-
-SOURCES = {"transcripts": "past agent transcripts", "files": "document collections",
-           "kg": "a knowledge graph", "vector": "a vector table", "web": "the web (when asked)"}  # fmt: skip
-
-
-def instructions(tools: Tools, offered: list[str], toolset: Toolset) -> str:
-    """What the agent is told on connecting: the home served and what it holds, and how to search
-    it; only what this server offers is named."""
-    status = tools.run("ingest/status", {}).output
-    collections = status["collections"]
-    sources = _sources(tools)
-    described = [SOURCES[s] for s in sources]
-    lines = [
-        f"Pica searches this user's own material: {', '.join(described[:-1])} and {described[-1]}. "
-        "It retrieves and cites; it never writes answers."
-    ]
-    if "search" in offered:
-        get = "; open a hit with `get` using its id and lines" if "get" in offered else ""
-        lines.append("Start with `search`: its default mode asks every local source at once and ranks "
-                     f"by trust (fact > reference > lead > stale){get}.")  # fmt: skip
-    if "summarize" in offered:
-        lines.append("The one exception is `summarize`: a local model's summary of a session, given "
-                     "only when six checks find nothing wrong with it (else no text and why); it is "
-                     "generated, so confirm what matters with `session`.")  # fmt: skip
-    lines.append(f"Tool set: {toolset.description or toolset.source}.")
-    lines.append(_home(tools, collections, "reindex" in offered))
-    if collections:
-        lines.append(
-            "Collections (name: source, documents; metadata fields usable in `filters`, `fields`, `sort`):"
-        )
-    for name, c in collections.items():
-        names = c.get("fields", [])
-        more = f", and {len(names) - MAX_FIELDS} more (`status` lists all)" if len(names) > MAX_FIELDS else ""
-        fields = (", ".join(names[:MAX_FIELDS]) or "none") + more
-        lines.append(f"- {name}: {c.get('source') or 'files'}, {c['documents']} documents; fields: {fields}")
-    if "search" in offered:
-        lines.append("Sources for `search` `sources`: " + ", ".join(sources) + ".")
-    return "\n".join(lines)
-
-
-def _home(tools: Tools, collections: dict[str, Any], reindex: bool) -> str:
-    """Which home this server reads, and how much it holds: a client that starts the server with
-    a minimal environment loses PICA_HOME, and the agent should be able to tell the user so."""
-    home = remote.resolved(tools.settings.home)
-    if collections:
-        documents = sum(c["documents"] for c in collections.values())
-        plural = "s" if len(collections) != 1 else ""
-        return f"Home: {home} ({len(collections)} collection{plural}, {documents} documents)."
-    return (
-        f"Home: {home} holds nothing indexed. If the user has indexed elsewhere, this server was "
-        "started without their settings: MCP clients start servers with a minimal environment, so "
-        "PICA_HOME (and PICA_KG_PATH and the like) must be set in the `env` block of this server's "
-        "entry in the client's configuration."
-        + (" `reindex` indexes the agent transcripts found on this machine." if reindex else "")
-    )
-
-
-def _sources(tools: Tools) -> list[str]:
-    """The providers of the federated recipe that are set up here."""
-    from pica.kernel import runner
-
-    plan = runner.plan("search/federated", settings=tools.settings, variables={"query": "x"})
-    providers = plan.config.get("providers", {})
-    configured = {
-        "transcripts": True,
-        "files": True,
-        "kg": bool(providers.get("kg", {}).get("path")),
-        "vector": bool(providers.get("vector", {}).get("uri")),
-        "web": bool(providers.get("web", {}).get("url")),
-    }
-    return [name for name, ok in configured.items() if ok]

@@ -16,6 +16,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (
@@ -93,11 +94,13 @@ class Catalog:
         cursors: dict[str, dict] | None = None,
         redactions: dict[str, dict[str, int]] | None = None,
         partial: set[str] = frozenset(),
+        about: dict[str, Any] | None = None,
     ) -> None:
         """Commit one run: (path, size, mtime_ns, status, reason, documents) rows, deletions,
         readers' cursors, the secrets redacted per file read (added to a file's earlier count when
-        it was read from where it stopped, in `partial`; replacing it otherwise), and the LanceDB
-        documents version they agree with, in one transaction."""
+        it was read from where it stopped, in `partial`; replacing it otherwise), what the
+        collection is now (`about`: its source and metadata fields) and the LanceDB documents
+        version they agree with, in one transaction."""
         now = time.time()
         redactions = redactions or {}
         with self.db:
@@ -130,6 +133,8 @@ class Catalog:
                 "DELETE FROM files WHERE collection = ? AND path = ?",
                 [(collection, path) for path in deleted],
             )
+            if about is not None:
+                self.set(f"about/{collection}", json.dumps(about))
             self.set("documents_version", str(documents_version))
 
     def forget(self, collection: str, documents_version: int) -> None:
@@ -137,6 +142,7 @@ class Catalog:
             self.db.execute("DELETE FROM files WHERE collection = ?", (collection,))
             self.db.execute("DELETE FROM cursors WHERE collection = ?", (collection,))
             self.db.execute("DELETE FROM redactions WHERE collection = ?", (collection,))
+            self.db.execute("DELETE FROM state WHERE key = ?", (f"about/{collection}",))
             self.set("documents_version", str(documents_version))
 
     def summary(self) -> dict[str, dict[str, float]]:
@@ -146,6 +152,23 @@ class Catalog:
             "FROM files GROUP BY collection"
         )
         return {c: {"files": n, "skipped": s or 0, "indexed_at": t} for c, n, s, t in rows}
+
+    def overview(self) -> dict[str, dict[str, Any]]:
+        """collection -> documents, source and metadata fields as of its last committed run: what
+        an MCP client is told on connecting, read without opening LanceDB (that import alone costs
+        a second). Fields are None for a collection last indexed before they were recorded."""
+        rows = self.db.execute(
+            "SELECT collection, SUM(documents) FROM files WHERE status = 'ok' GROUP BY collection"
+        )
+        out = {}
+        for collection, documents in rows:
+            about = json.loads(self.get(f"about/{collection}") or "{}")
+            out[collection] = {
+                "documents": about.get("documents", documents or 0),
+                "source": about.get("source", "files"),
+                "fields": about.get("fields"),
+            }
+        return out
 
     def redactions(self) -> dict[str, dict[str, int]]:
         """collection -> {class: secrets redacted in its files as they are indexed now}."""

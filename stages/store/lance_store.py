@@ -302,6 +302,16 @@ class LanceStore:
         rows = self._select(self.documents, f"collection = {sql_text(collection)}", ["metadata"], sample)
         return sorted({key for row in rows for key in json.loads(row["metadata"] or "{}")})
 
+    def about(self, collection: str) -> dict[str, Any]:
+        """A collection's source, document count and metadata fields, for the catalog."""
+        where = f"collection = {sql_text(collection)}"
+        rows = self._select(self.documents, where, ["source"], 1)
+        return {
+            "source": rows[0]["source"] if rows else "files",
+            "documents": self.documents.count_rows(where),
+            "fields": self.metadata_fields(collection),
+        }
+
     def counts(self) -> dict[str, dict[str, Any]]:
         """collection -> source, documents, chunks, embedded chunks."""
         out: dict[str, dict[str, Any]] = {}

@@ -116,6 +116,7 @@ class StoreLance(Stage):
             {path: c for path, c in files.cursors.items() if path not in failed},
             {f.path: redactions.get(f.path, {}) for f in files.changed if f.path not in failed},
             set(files.partial),
+            store.about(files.collection),
         )
         return StoreChanges(files.collection, sorted(added_ids), gone + replaced, previous, version)
 

@@ -325,13 +325,15 @@ def test_an_unknown_session_is_an_error_in_plain_words(session_home):
 
 def test_the_summarize_tool_is_offered_only_by_the_llm_tool_set(session_home, monkeypatch, down_url):
     from pica.kernel.settings import Settings
-    from pica.mcp.server import _available, instructions, tool_parameters
+    from pica.mcp.instructions import about, instructions
+    from pica.mcp.server import _available, tool_parameters
     from pica.mcp.tools import Tools
     from pica.mcp.toolsets import load_toolset
 
     llm = load_toolset("llm", tool_parameters())
     tools = Tools(Settings(), llm.tools)
-    assert "`summarize`: a local model's summary" in instructions(tools, _available(llm, tools), llm)
+    told = instructions(about(tools, _available(llm, tools), llm), {})
+    assert "`summarize`: a local model's summary" in told
     monkeypatch.setenv("PICA_OLLAMA_HOST", down_url)
     report = Tools(Settings(), llm.tools).summarize("s1", n_messages=5).report
     assert report["trust"] == "degraded" and "summary" not in report

@@ -1,0 +1,247 @@
+"""`pica serve --stdio` that answers a client at once.
+
+Clients start a stdio server with each session and wait for its `initialize` and `tools/list`
+answers: Codex shows only servers ready within about a second, Claude Code marks a slow one
+`pending`. Loading the MCP SDK and Pica's tools takes a second or two, so this process answers
+those two requests itself, from what the SDK answered the last time it started with the same
+settings, recipes and code (a file in the cache folder) and instructions built fresh from the
+catalog, while the SDK loads in a thread. Everything else waits for the SDK, which then reads
+the client's messages in order: it is given the client's `initialize` (under an id of our own, its
+answer dropped) so its session starts as the client's did, then whatever came meanwhile.
+
+If the SDK's tool list turns out to differ from the one replayed, the client is told
+(`notifications/tools/list_changed`) and the cache is corrected. The first start after an install
+or a change of settings has nothing to replay and waits for the SDK, as any server would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import queue
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from pica import __version__
+from pica.cli import remote
+from pica.kernel.files import write_atomically
+from pica.kernel.paths import CONFIGS_DIR, RECIPES_DIR
+from pica.kernel.settings import Settings
+from pica.mcp.instructions import instructions, overview
+
+OURS = "pica-early:"  # the ids of requests this module makes of the SDK; their answers stay here
+READY = object()  # put in the message queue once the SDK server is built
+
+
+def serve(toolset: str, settings: Settings, build: Callable[[], Any], started: Callable[[], None]) -> None:
+    """Serve MCP on this process's stdin and stdout. `build` makes the SDK server (in a thread);
+    `started` runs once it is built (the folder watcher: not before, so it does not slow this)."""
+    wire_in, wire_out = _take_stdio()
+    messages: queue.Queue[Any] = queue.Queue()
+    threading.Thread(target=_read_lines, args=(wire_in, messages), daemon=True).start()
+    replay = Replay(cache_file(settings, toolset))
+    if replay.about:  # before the SDK loads beside it, competing for the interpreter
+        replay.told = instructions(replay.about, overview(settings))
+    built: list[Any] = []
+    threading.Thread(target=_build, args=(build, built, messages), daemon=True).start()
+    held, gone = [], False
+    while (message := messages.get()) is not READY:
+        if message is None:  # the client left; the build still ends (a thread killed mid-import aborts)
+            gone = True
+            continue
+        answer, forward = replay.early(message)
+        if answer is not None:
+            _write(wire_out, answer)
+        if forward is not None:
+            held.append(forward)
+    if isinstance(built[0], BaseException):
+        raise built[0]
+    if gone:
+        return
+    server = built[0]
+    replay.learned_about(server.about)
+    started()
+    import anyio
+
+    anyio.run(server.run_stdio_on, Lines(held, messages, replay), Wire(wire_out, replay))
+
+
+def cache_file(settings: Settings, toolset: str) -> Path:
+    """Where the last answers are kept, named by everything that decides them: Pica's and the
+    SDK's versions and code, the tool set asked for, the settings and every recipe and config."""
+    from importlib.metadata import version
+
+    code = Path(__file__).parent
+    folders = (RECIPES_DIR, CONFIGS_DIR, settings.home.expanduser() / "configs")
+    files = [*sorted(code.glob("*.py")), *(p for f in folders for p in sorted(f.rglob("*.y*ml")))]
+    if Path(toolset).is_file():
+        files.append(Path(toolset).resolve())
+    stats = []
+    for path in files:
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        stats.append((str(path), stat.st_mtime_ns, stat.st_size))
+    decided_by = [__version__, version("mcp"), sys.executable, toolset, remote.resolved(settings.home),
+                  remote.fingerprint(), stats]  # fmt: skip
+    key = hashlib.sha256(json.dumps(decided_by).encode()).hexdigest()[:24]
+    return settings.cache_dir.expanduser() / "mcp" / f"stdio-{key}.json"
+
+
+class Replay:
+    """The SDK's last answers to `initialize` (per protocol version asked) and `tools/list` (per
+    version agreed), and what the instructions were built from; learned as the SDK answers."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.told = ""  # the instructions to answer with, when the rest is known
+        try:
+            known = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            known = {}
+        self.about: dict[str, Any] | None = known.get("about")
+        self.initialize: dict[str, Any] = known.get("initialize", {})
+        self.tools: dict[str, Any] = known.get("tools", {})
+        self.version = ""  # the protocol version agreed with this client
+        self.replayed_tools: Any = None
+        self.asked: dict[Any, tuple[str, str]] = {}  # request id -> (method, protocol version asked)
+
+    def early(self, line: str) -> tuple[dict[str, Any] | None, str | None]:
+        """(the answer to send now, the line to hand the SDK later) for one message of the client."""
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return None, line
+        if not isinstance(message, dict) or "id" not in message:
+            return None, line
+        method, params = message.get("method"), message.get("params") or {}
+        if method == "initialize":
+            asked = str(params.get("protocolVersion", ""))
+            known = self.initialize.get(asked)
+            if not known or not self.told:
+                return None, line
+            self.version = known["protocolVersion"]
+            answer = {"jsonrpc": "2.0", "id": message["id"], "result": {**known, "instructions": self.told}}
+            return answer, json.dumps({**message, "id": OURS + "initialize"})
+        if method == "tools/list" and self.version in self.tools and "cursor" not in params:
+            self.replayed_tools = self.tools[self.version]
+            answer = {"jsonrpc": "2.0", "id": message["id"], "result": self.replayed_tools}
+            return answer, json.dumps({**message, "id": OURS + "tools/list"})
+        return None, line
+
+    def passing(self, line: str) -> None:
+        """Note the requests whose answers are worth keeping, as they go to the SDK."""
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return
+        if isinstance(message, dict) and message.get("method") in ("initialize", "tools/list"):
+            asked = str((message.get("params") or {}).get("protocolVersion", ""))
+            self.asked[message.get("id")] = (message["method"], asked)
+
+    def answered(self, message: dict[str, Any]) -> tuple[bool, list[dict[str, Any]]]:
+        """(whether the client should get this answer of the SDK's, what else to send it)."""
+        method, asked = self.asked.pop(message.get("id"), ("", ""))
+        ours = str(message.get("id", "")).startswith(OURS)
+        result = message.get("result")
+        also = []
+        if method == "initialize" and isinstance(result, dict):
+            self.version = result.get("protocolVersion", "")
+            self.initialize[asked] = {k: v for k, v in result.items() if k != "instructions"}
+            self._save()
+        elif method == "tools/list" and isinstance(result, dict) and "nextCursor" not in result:
+            if ours and result != self.replayed_tools:
+                also.append({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+            self.tools[self.version] = result
+            self._save()
+        return not ours, also
+
+    def learned_about(self, about: dict[str, Any]) -> None:
+        if about != self.about:
+            self.about = about
+            self._save()
+
+    def _save(self) -> None:
+        known = {"about": self.about, "initialize": self.initialize, "tools": self.tools}
+        with contextlib.suppress(OSError):  # a cache: a start without it is only slower
+            write_atomically(self.path, json.dumps(known, ensure_ascii=False))
+
+
+class Lines:
+    """The client's messages for the SDK: those that came while it loaded, then the rest."""
+
+    def __init__(self, held: list[str], messages: queue.Queue[Any], replay: Replay):
+        self.held, self.messages, self.replay = list(held), messages, replay
+        for line in self.held:
+            replay.passing(line)
+
+    def __aiter__(self) -> Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        import anyio.to_thread
+
+        if self.held:
+            return self.held.pop(0)
+        line = await anyio.to_thread.run_sync(self.messages.get, abandon_on_cancel=True)
+        if line is None:
+            raise StopAsyncIteration
+        self.replay.passing(line)
+        return line
+
+
+class Wire:
+    """The SDK's messages for the client, less the answers to requests this module made."""
+
+    def __init__(self, out: BinaryIO, replay: Replay):
+        self.out, self.replay = out, replay
+
+    async def write(self, text: str) -> None:
+        for line in text.splitlines():
+            message = json.loads(line)
+            keep, also = self.replay.answered(message) if "id" in message else (True, [])
+            if keep:
+                self.out.write(line.encode() + b"\n")
+            for extra in also:
+                _write(self.out, extra)
+
+    async def flush(self) -> None:
+        self.out.flush()
+
+
+def _take_stdio() -> tuple[BinaryIO, BinaryIO]:
+    """The client's pipes, on descriptors of our own; fd 0 then reads nothing and fd 1 writes to
+    stderr, so nothing a library prints can corrupt the protocol (the SDK does the same)."""
+    wire_in = os.fdopen(os.dup(0), "rb")
+    wire_out = os.fdopen(os.dup(1), "wb")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    return wire_in, wire_out
+
+
+def _read_lines(wire_in: BinaryIO, messages: queue.Queue[Any]) -> None:
+    for raw in wire_in:
+        if raw.strip():
+            messages.put(raw.decode("utf-8", errors="replace"))
+    messages.put(None)
+
+
+def _build(build: Callable[[], Any], built: list[Any], messages: queue.Queue[Any]) -> None:
+    try:
+        built.append(build())
+    except BaseException as error:  # raised again in the main thread, as a start-up failure
+        built.append(error)
+    messages.put(READY)
+
+
+def _write(out: BinaryIO, message: dict[str, Any]) -> None:
+    out.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+    out.flush()
