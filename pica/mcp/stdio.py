@@ -49,11 +49,10 @@ def serve(toolset: str, settings: Settings, build: Callable[[], Any], started: C
         replay.told = instructions(replay.about, overview(settings))
     built: list[Any] = []
     threading.Thread(target=_build, args=(build, built, messages), daemon=True).start()
-    held, gone = [], False
+    held = []
     while (message := messages.get()) is not READY:
-        if message is None:  # the client left; the build still ends (a thread killed mid-import aborts)
-            gone = True
-            continue
+        if message is None:  # the client left (`mcp list` does, once it has the tools): go at once,
+            _leave()  # not after the SDK has loaded
         answer, forward = replay.early(message)
         if answer is not None:
             _write(wire_out, answer)
@@ -61,8 +60,6 @@ def serve(toolset: str, settings: Settings, build: Callable[[], Any], started: C
             held.append(forward)
     if isinstance(built[0], BaseException):
         raise built[0]
-    if gone:
-        return
     server = built[0]
     replay.learned_about(server.about)
     started()
@@ -240,6 +237,15 @@ def _build(build: Callable[[], Any], built: list[Any], messages: queue.Queue[Any
     except BaseException as error:  # raised again in the main thread, as a start-up failure
         built.append(error)
     messages.put(READY)
+
+
+def _leave() -> None:
+    """End the process now. A normal exit would wait for the SDK's import in its thread, or kill it
+    mid-import, which can abort the interpreter ("FATAL: exception not rethrown"); nothing is
+    half-written here (the answers file is replaced whole)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def _write(out: BinaryIO, message: dict[str, Any]) -> None:
