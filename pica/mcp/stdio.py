@@ -49,10 +49,13 @@ def serve(toolset: str, settings: Settings, build: Callable[[], Any], started: C
         replay.told = instructions(replay.about, overview(settings))
     built: list[Any] = []
     threading.Thread(target=_build, args=(build, built, messages), daemon=True).start()
-    held = []
+    held, gone = [], False
     while (message := messages.get()) is not READY:
-        if message is None:  # the client left (`mcp list` does, once it has the tools): go at once,
-            _leave()  # not after the SDK has loaded
+        if message is None:
+            if replay.version:  # it left with its answers (`mcp list` does): go, not after the load
+                _leave()
+            gone = True  # it left unanswered: whether the server could start is still worth saying
+            continue
         answer, forward = replay.early(message)
         if answer is not None:
             _write(wire_out, answer)
@@ -60,6 +63,8 @@ def serve(toolset: str, settings: Settings, build: Callable[[], Any], started: C
             held.append(forward)
     if isinstance(built[0], BaseException):
         raise built[0]
+    if gone:
+        return
     server = built[0]
     replay.learned_about(server.about)
     started()
