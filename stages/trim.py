@@ -18,11 +18,16 @@ MARK = " …"  # ends a passage that was cut
 
 
 def hit_text(hit: Hit) -> str:
-    """What a hit costs the reader: its citation, title, trust, metadata and passage."""
-    head = f"{hit.id}:{hit.line_start}-{hit.line_end} [{hit.source}/{hit.trust}] {hit.title}"
-    metadata = json.dumps(hit.metadata, ensure_ascii=False, default=str) if hit.metadata else ""
-    places = " ".join(f"{c.get('source')}:{c.get('id')}" for c in hit.corroboration)
-    return "\n".join(part for part in (head, metadata, places, hit.passage) if part)
+    """What a hit costs the reader: the hit as an agent gets it, compact JSON with the keys, quotes
+    and the id repeated in collection and path (the MCP tools and `--json` send that; counting the
+    text alone let ten-odd short hits cost twice their budget). The command line shows less."""
+    cited = {
+        "id": hit.id, "title": hit.title, "lines": [hit.line_start, hit.line_end], "score": hit.score,
+        "source": hit.source, "trust": hit.trust, "collection": hit.collection, "path": hit.path,
+        "passage": hit.passage, "metadata": hit.metadata, "corroboration": hit.corroboration,
+    }  # fmt: skip
+    shown = {key: value for key, value in cited.items() if value not in ("", {}, [])}
+    return json.dumps(shown, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 class BudgetParams(Params):
@@ -58,6 +63,10 @@ class TrimBudget(Stage):
                 if cut is not None:
                     kept.append(cut)
                     total += count(hit_text(cut))
+                # Said, so a reader of the list knows it is not all there is.
+                last = " (the last cut short)" if cut is not None else ""
+                ctx.note(f"{len(kept)} of {len(hits)} hits fit the budget of {budget} tokens{last}; "
+                         "a larger budget, or compact hits, would show more", run_wide=True)  # fmt: skip
                 break
             kept.append(hit)
             total += cost
@@ -68,13 +77,17 @@ def _cut(hit: Hit, left: int, count: TokenCounter) -> Hit | None:
     """The hit made to cost at most `left` tokens, or None when not even its citation fits."""
     bare = replace(hit, passage="")
     for smaller in (bare, replace(bare, metadata={}), replace(bare, metadata={}, corroboration=[])):
-        room = left - count(hit_text(smaller))
-        if room > count(MARK):  # a passage of a word or more
-            passage = cut_to_tokens(hit.passage, room - count(MARK) - 1, count).rstrip()
-            cut = replace(smaller, passage=passage + MARK if passage else "")
-            if count(hit_text(cut)) <= left:
+        room = left - count(hit_text(smaller)) - count(MARK) - 1
+        while room > 0:  # a passage of a word or more; escaped in JSON it may cost more: shrink
+            passage = cut_to_tokens(hit.passage, room, count).rstrip()
+            if not passage:
+                break
+            cut = replace(smaller, passage=passage + MARK)
+            over = count(hit_text(cut)) - left
+            if over <= 0:
                 return cut
-        if room >= 0 and smaller is not bare:
+            room -= over
+        if count(hit_text(smaller)) <= left and smaller is not bare:
             return smaller
     title_only = replace(bare, metadata={}, corroboration=[], title="")
     return title_only if count(hit_text(title_only)) <= left else None

@@ -58,7 +58,7 @@ class ModeChoice(click.Choice):
 )
 @click.option("--min-trust", type=click.Choice(TIERS), default=None, help="federated: leave out lower tiers.")
 @click.option(
-    "--budget", type=click.IntRange(min=0), default=None, help="federated: most tokens the results may cost."
+    "--budget", type=click.IntRange(min=0), default=None, help="Most tokens the results may cost (any mode)."
 )
 @click.option(
     "-k", "k", type=click.IntRange(1, MAX_K), default=10, show_default=True, help="How many results."
@@ -141,7 +141,9 @@ def search(
         variables["all_passages"] = True
     if fields:
         variables["fields"] = _names(fields)
-    federated = {"sources": _names(sources) or None, "min_trust": min_trust, "budget": budget}
+    if budget is not None:
+        variables["budget"] = budget
+    federated = {"sources": _names(sources) or None, "min_trust": min_trust}
     for option, value in federated.items():
         if value is not None and mode not in FEDERATED:
             raise click.UsageError(

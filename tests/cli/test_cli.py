@@ -87,7 +87,7 @@ def test_unknown_recipe_and_debug_traceback(tmp_path):
 def test_dry_run_and_print_config(pica_home):
     out = pica("run", "search/lexical", "query=cats", "k=3", "--dry-run", "--json", check=True).stdout
     plan = json.loads(out)
-    assert plan["levels"] == [["lexical"], ["results"]]
+    assert plan["levels"] == [["lexical"], ["results"], ["trim"]]
     assert plan["stages"]["results"]["params"]["k"] == 3
     assert plan["stages"]["lexical"]["params"]["index_dir"] == f"{pica_home}/tantivy"
     assert not pica_home.exists()  # a dry run touches nothing

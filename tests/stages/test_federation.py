@@ -325,7 +325,8 @@ def test_budget_is_never_exceeded_and_the_first_hit_is_cut_not_sent_whole(tokeni
         if out["hits"] and out["hits"][0].passage != hits[0].passage:
             assert out["hits"][0].passage.endswith(" …") or not out["hits"][0].passage
         assert [h.id for h in out["hits"]] == [h.id for h in hits[: len(out["hits"])]]  # order kept
-    small = TrimBudget(TrimBudget.Params(budget=30, tokenizer=tokenizer)).run(Context(), hits)["hits"]
+    # 150: the first hit's citation (its JSON without the passage) and a few words of its passage
+    small = TrimBudget(TrimBudget.Params(budget=150, tokenizer=tokenizer)).run(Context(), hits)["hits"]
     assert len(small) == 1 and small[0].passage.endswith(" …")
     unlimited = TrimBudget(TrimBudget.Params(tokenizer=tokenizer)).run(Context(), hits)
     assert unlimited["hits"] == hits and unlimited["tokens"] == sum(count(hit_text(h)) for h in hits)
@@ -418,9 +419,9 @@ def test_sources_and_min_trust_choose_what_is_asked(federated_home):
 
 def test_budget_trims_the_federated_list(federated_home):
     full = federated("ledger", k=20).output
-    trimmed = federated("ledger", k=20, budget=60).output
+    trimmed = federated("ledger", k=20, budget=300).output
     assert 0 < len(trimmed) < len(full)
-    assert sum(heuristic_tokens(hit_text(h)) for h in trimmed) <= 60
+    assert sum(heuristic_tokens(hit_text(h)) for h in trimmed) <= 300
 
 
 def test_federated_hybrid_adds_an_embedding_list_per_local_source(federated_home):
@@ -464,7 +465,9 @@ def test_the_default_search_is_federated_and_reports_on_the_command_line(federat
     assert "note: kg: not configured: set PICA_KG_PATH" in named.stderr
     bad = CliRunner().invoke(main, ["search", "ledger", "--sources", "files,wiki"])
     assert bad.exit_code == 2 and "'wiki' is not one of the choices" in bad.output
-    assert CliRunner().invoke(main, ["search", "x", "--mode", "lexical", "--budget", "5"]).exit_code == 2
+    assert CliRunner().invoke(main, ["search", "x", "--mode", "lexical", "--sources", "files"]).exit_code == 2
+    cut = CliRunner().invoke(main, ["search", "ledger", "--mode", "lexical", "--budget", "5"])  # any mode
+    assert cut.exit_code == 0 and "fit the budget of 5 tokens" in cut.stderr
 
 
 # providers that are slow or broken
