@@ -11,19 +11,20 @@ import difflib
 import functools
 import inspect
 import json
-from typing import Any
+from typing import Annotated, Any, get_args, get_origin
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp.types import ToolAnnotations
-from pydantic import ValidationError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 
 from pica import __version__
 from pica.cli import remote
 from pica.kernel.errors import PicaError
 from pica.kernel.settings import Settings
 from pica.mcp.instructions import about, instructions, overview
-from pica.mcp.tools import TOOLS, Tools
+from pica.mcp.tools import TOOLS, Hits, Tools
 from pica.mcp.toolsets import Toolset, load_toolset
 
 NAME = "pica"
@@ -297,20 +298,63 @@ def _web_configured(tools: Tools) -> bool:
 
 
 def _with_defaults(method: Any, defaults: dict[str, Any]) -> Any:
-    """The tool with the tool set's defaults in its signature (so they show in its schema), whose
-    Pica errors (a bad filter, no such session) come back as tool errors with their message."""
+    """The tool with the tool set's defaults in its signature (so they show in its schema) and,
+    with its limits, in each parameter's description (Codex gives its model only descriptions);
+    its Pica errors (a bad filter, no such session) come back as tool errors with their message,
+    and its result as compact JSON."""
     signature = inspect.signature(method)
-    parameters = [
-        p.replace(default=defaults[p.name]) if p.name in defaults else p
-        for p in signature.parameters.values()
-    ]
+    parameters = []
+    for p in signature.parameters.values():
+        p = p.replace(default=defaults[p.name]) if p.name in defaults else p
+        parameters.append(p.replace(annotation=_described(p.annotation, p.default)))
 
     @functools.wraps(method)
     def tool(**arguments: Any) -> Any:
         try:
-            return method(**arguments)
+            return _result(method(**arguments))
         except PicaError as error:  # the caller's mistake, told plainly; anything else is a crash
             raise ToolError(str(error)) from None
 
     tool.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     return tool
+
+
+def _described(annotation: Any, default: Any) -> Any:
+    """`Annotated[T, Field(description=...)]` with its bounds and default added to the description:
+    "How many results (1 to 100; default 10)." Unset defaults ("", None, []) go unsaid: each such
+    parameter's description says what leaving it out means."""
+    if get_origin(annotation) is not Annotated:
+        return annotation
+    kind, field, *rest = get_args(annotation)
+    if not isinstance(field, FieldInfo) or not field.description:
+        return annotation
+    bounds = {type(m).__name__: m for m in field.metadata}
+    said = []
+    if "Ge" in bounds and "Le" in bounds:
+        said.append(f"{bounds['Ge'].ge} to {bounds['Le'].le}")
+    elif "Ge" in bounds:
+        said.append(f"{bounds['Ge'].ge} or more")
+    if default is inspect.Parameter.empty:
+        said.append("required" + (", not empty" if "MinLen" in bounds else ""))
+    elif default not in (None, "", []):
+        said.append(f"default {json.dumps(default)}")
+    if not said:
+        return annotation
+    described = FieldInfo.merge_field_infos(
+        field, description=f"{field.description.rstrip('.')} ({'; '.join(said)})."
+    )
+    return Annotated[(kind, described, *rest)]  # type: ignore[valid-type]
+
+
+def _result(result: Any) -> Any:
+    """A tool's model as the SDK's result: hits without the fields they leave out (compact ones),
+    and the text copy as compact JSON (the SDK's is indented: a fifth more to read)."""
+    if not isinstance(result, BaseModel):
+        return result
+    data = result.model_dump(mode="json")
+    if isinstance(result, Hits):
+        data["hits"] = [{k: v for k, v in hit.items() if v is not None} for hit in data["hits"]]
+        if data.get("tokens") is None:
+            data.pop("tokens", None)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)

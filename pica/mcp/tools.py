@@ -37,15 +37,22 @@ RANGES = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 class Citation(BaseModel):
     id: str = Field(description="Document id: pass it to `get` for the whole text.")
     title: str
-    collection: str
-    path: str
     lines: list[int] = Field(description="First and last line of the passage in the file.")
     score: float
     source: str = Field(description="Provider: transcripts, files, kg, vector or web.")
     trust: str = Field(description="fact, reference, lead or stale.")
-    passage: str = ""
-    metadata: dict[str, Any] = {}
-    corroboration: list[dict[str, Any]] = Field(default=[], description="Other places with the same content.")
+    # Left out of compact hits (None is not sent: pica/mcp/server.py):
+    collection: str | None = None
+    path: str | None = None
+    passage: str | None = None
+    metadata: dict[str, Any] | None = None
+    corroboration: list[dict[str, Any]] | None = Field(
+        default=None, description="Other places with the same content."
+    )
+
+
+COMPACT = ("id", "title", "lines", "score", "source", "trust")
+DEFAULT_BUDGET = 3000  # counted over the JSON sent, generously: 6-8 KiB, under Codex's 10 KiB
 
 
 class Hits(BaseModel):
@@ -58,6 +65,7 @@ class Hits(BaseModel):
 class Records(BaseModel):
     items: list[dict[str, Any]]
     warnings: list[str] = []
+    notes: list[str] = Field(default=[], description="Why the list is empty, when it is.")
 
 
 class Report(BaseModel):
@@ -65,11 +73,11 @@ class Report(BaseModel):
     warnings: list[str] = []
 
 
-def citation(hit: Hit) -> Citation:
-    plain = to_plain(hit)
-    return Citation(
-        **{k: plain[k] for k in Citation.model_fields if k in plain}, lines=[hit.line_start, hit.line_end]
-    )
+def citation(hit: Hit, compact: bool = False) -> Citation:
+    plain = {**to_plain(hit), "lines": [hit.line_start, hit.line_end]}
+    plain["corroboration"] = plain.get("corroboration") or None  # said only when there is some
+    fields = COMPACT if compact else Citation.model_fields
+    return Citation(**{k: plain[k] for k in fields if k in plain})
 
 
 def filter_strings(filters: dict[str, Any]) -> list[str]:
@@ -155,7 +163,8 @@ class Tools:
             list[str] | None, Field(description="Metadata fields to return; default all.")
         ] = None,
         compact: Annotated[
-            bool, Field(description="Leave out passage text (ids, titles, lines only).")
+            bool,
+            Field(description="Hits as id, title, lines, score, source, trust only (no passage, metadata)."),
         ] = False,
         all_passages: Annotated[
             bool, Field(description="Every matching passage, not one per document.")
@@ -164,8 +173,18 @@ class Tools:
             str, Field(description="Sort by FIELD, or -FIELD for descending; default by score.")
         ] = "",
         budget_tokens: Annotated[
-            int, Field(ge=0, description="federated: most tokens the results may cost; 0: no limit.")
-        ] = 0,
+            int,
+            Field(
+                ge=0,
+                description=(
+                    "Most tokens the hits may cost, counted over the JSON sent and generously (about "
+                    "1.5x a model's count); "
+                    "the first hit that does not fit is cut short and the rest left out, and a note "
+                    "says so. The default keeps an answer within the tool-output caps of Codex "
+                    "(10 KiB) and Claude Code (25,000 tokens); 0: no limit."
+                ),
+            ),
+        ] = DEFAULT_BUDGET,
         min_trust: Annotated[
             Tier | None, Field(description="federated: leave out tiers below this one.")
         ] = None,
@@ -180,14 +199,15 @@ class Tools:
                                      "compact": compact}  # fmt: skip
         if all_passages:  # else the recipe's own (grep: every matching line)
             variables["all_passages"] = True
-        if fields:
-            variables["fields"] = fields
-        federated = {"sources": sources, "budget_tokens": budget_tokens or None, "min_trust": min_trust}
-        for name, value in federated.items():
+        if fields or compact:  # compact hits carry no metadata, so none may count against the budget
+            variables["fields"] = [] if compact else fields
+        if budget_tokens:
+            variables["budget"] = budget_tokens
+        for name, value in {"sources": sources, "min_trust": min_trust}.items():
             if value is not None and mode not in FEDERATED:
                 raise PicaError(f"{name} works with the modes {', '.join(FEDERATED)}, not {mode}")
             if value is not None:
-                variables["budget" if name == "budget_tokens" else name] = value
+                variables[name] = value
         for name, value in {"regex": regex, "ignore_case": ignore_case}.items():
             if value and mode != "grep":
                 raise PicaError(f"{name} works with the mode grep, not {mode}")
@@ -208,7 +228,7 @@ class Tools:
             count = token_counter(self.settings.tokenizer)
             tokens = sum(count(hit_text(h)) for h in result.output)
         return Hits(
-            hits=[citation(h) for h in result.output],
+            hits=[citation(h, compact) for h in result.output],
             tokens=tokens,
             warnings=result.warnings,
             notes=result.notes,
@@ -342,7 +362,7 @@ class Tools:
 
     def _records(self, tool: str, variables: dict[str, Any]) -> Records:
         result = self.run(self.recipe(tool), variables)
-        return Records(items=result.output, warnings=result.warnings)
+        return Records(items=result.output, warnings=result.warnings, notes=result.notes)
 
 
 TOOLS = (

@@ -161,6 +161,7 @@ class UI:
                 result = await self.call(
                     "search", query=query, mode=mode if mode in modes else "default", k=_int(params, "k", 20),
                     collection=collection, filters=grouped or None, sort=sort,
+                    budget_tokens=0,  # a page has no tool-output cap to keep under
                 )  # fmt: skip
             except PicaError as e:
                 error = str(e)
