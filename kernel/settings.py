@@ -67,10 +67,11 @@ class Settings(BaseSettings):
             "gemini": self.gemini_dir.expanduser(),
         }
 
-    def as_config(self) -> dict[str, str | bool]:
+    def as_config(self) -> dict[str, str | bool | dict[str, str]]:
         """The values recipes may interpolate as `${settings.NAME}`."""
         return {
             "home": str(self.home.expanduser()),
+            "transcript_dirs": {agent: str(folder) for agent, folder in self.transcript_roots().items()},
             "kg_path": str(Path(self.kg_path).expanduser()) if self.kg_path else "",
             "web_url": self.web_url,
             "vector_uri": str(Path(self.vector_uri).expanduser()) if self.vector_uri else "",

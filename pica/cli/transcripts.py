@@ -56,9 +56,16 @@ def session(session_id: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def list_sessions(n: int, agent: str, project: str, as_json: bool) -> None:
     """Recent sessions: project, agent, start, end and message count."""
-    sessions = _run("transcripts/list", {"n": n, "agent": agent, "project": project})
+    from pica.kernel import runner
+
+    result = runner.run("transcripts/list", variables={"n": n, "agent": agent, "project": project})
+    sessions = result.output
+    for note in result.notes:  # why the list is empty
+        click.echo(f"note: {note}", err=True)
     if as_json:
         click.echo(json.dumps(sessions, indent=2, ensure_ascii=False))
+        return
+    if not sessions:
         return
     click.echo(f"{'session':38} {'agent':12} {'project':24} {'start':20} {'end':20} {'messages':>8}")
     for s in sessions:

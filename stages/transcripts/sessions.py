@@ -22,13 +22,33 @@ def _rows(lance_dir: str, where: str, columns: list[str]) -> list[dict[str, Any]
     return rows
 
 
+def nothing_indexed(home: str, folders: dict[str, str]) -> str:
+    """What was looked for and where, when no transcript is indexed: the same words for `recent`,
+    `session` and `list`, on the command line and over MCP."""
+    places = ", ".join(
+        f"{agent} in {folder}" + ("" if Path(folder).expanduser().is_dir() else " (no such folder)")
+        for agent, folder in folders.items()
+    )
+    looked = f" The agents' folders looked in: {places}." if places else ""
+    return (
+        f"No agent transcripts are indexed in {home or 'this home'}.{looked} `pica index` (or the "
+        "`reindex` tool) indexes what those folders hold; PICA_CLAUDE_DIR, PICA_CODEX_DIR and "
+        "PICA_GEMINI_DIR name other folders."
+    )
+
+
 def _order(message: dict[str, Any]) -> tuple:
     meta = message["metadata"]
     return (meta.get("timestamp") or "", message["path"], meta.get("line") or 0)
 
 
-class SessionsParams(Params):
+class WhereParams(Params):
     lance_dir: str = Field(description="The LanceDB database.")
+    home: str = Field("", description="PICA_HOME, named when nothing is indexed.")
+    folders: dict[str, str] = Field(default={}, description="agent -> its transcript folder, likewise.")
+
+
+class SessionsParams(WhereParams):
     n: int = Field(20, ge=1, description="How many sessions, newest first.")
     agent: str = Field("", description="Only this agent's sessions (claude-code, codex, gemini).")
     project: str = Field("", description="Only this project's sessions.")
@@ -49,6 +69,9 @@ class ListSessions(Stage):
     def run(self, ctx: Context) -> dict[str, Any]:
         sessions: dict[str, dict[str, Any]] = {}
         rows = _rows(self.params.lance_dir, WHERE, ["path", "metadata"])
+        if not rows:
+            ctx.note(nothing_indexed(self.params.home, self.params.folders), run_wide=True)
+            return {"sessions": []}
         agents = sorted({row["metadata"].get("agent", "") for row in rows} - {""})
         if self.params.agent and self.params.agent not in agents:
             raise LookupError(
@@ -73,14 +96,19 @@ class ListSessions(Stage):
             if stamp:
                 entry["start"] = min(entry["start"] or stamp, stamp)
                 entry["end"] = max(entry["end"], stamp)
+        if not sessions and self.params.project:
+            projects = sorted({row["metadata"].get("project", "") for row in rows} - {""})
+            shown = ", ".join(projects[:20]) + (
+                f", and {len(projects) - 20} more" if len(projects) > 20 else ""
+            )
+            ctx.note(f"no sessions of project '{self.params.project}' (projects: {shown})", run_wide=True)
         found = sorted(sessions.values(), key=lambda s: s["end"], reverse=True)[: self.params.n]
         for entry in found:
             entry["files"] = sorted(entry["files"])
         return {"sessions": found}
 
 
-class MessagesParams(Params):
-    lance_dir: str = Field(description="The LanceDB database.")
+class MessagesParams(WhereParams):
     session: str = Field("", description="The session id (a unique prefix will do); empty: the newest.")
     last: int = Field(0, ge=0, description="Only the last N messages (0: all).")
 
@@ -101,7 +129,7 @@ class SessionMessages(Stage):
         # Pick the messages from metadata alone; read the text of only those.
         rows = _rows(self.params.lance_dir, WHERE, ["id", "collection", "path", "metadata"])
         if not rows:
-            raise LookupError("no transcripts are indexed yet; run `pica index`")
+            raise LookupError(nothing_indexed(self.params.home, self.params.folders))
         sessions = {r["metadata"].get("session", "") for r in rows}
         if self.params.session:
             chosen = [s for s in sessions if s == self.params.session] or [
