@@ -36,6 +36,10 @@ from pica.mcp.instructions import instructions, overview
 
 OURS = "pica-early:"  # the ids of requests this module makes of the SDK; their answers stay here
 READY = object()  # put in the message queue once the SDK server is built
+EARLY = ("initialize", "server/discover", "tools/list", "subscriptions/listen")  # asked on connecting
+LISTEN, ACK = "subscriptions/listen", "notifications/subscriptions/acknowledged"  # Claude Code waits
+SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId"  # for the ack before it lists the tools
+VERSION_META = "io.modelcontextprotocol/protocolVersion"  # where a stateless request names its version
 
 
 def serve(toolset: str, settings: Settings, build: Callable[[], Any], started: Callable[[], None]) -> None:
@@ -52,7 +56,7 @@ def serve(toolset: str, settings: Settings, build: Callable[[], Any], started: C
     held, gone = [], False
     while (message := messages.get()) is not READY:
         if message is None:
-            if replay.version:  # it left with its answers (`mcp list` does): go, not after the load
+            if replay.replayed:  # it left with its answers (`mcp list` does): go, not after the load
                 _leave()
             gone = True  # it left unanswered: whether the server could start is still worth saying
             continue
@@ -97,8 +101,10 @@ def cache_file(settings: Settings, toolset: str) -> Path:
 
 
 class Replay:
-    """The SDK's last answers to `initialize` (per protocol version asked) and `tools/list` (per
-    version agreed), and what the instructions were built from; learned as the SDK answers."""
+    """The SDK's last answers to the requests a client makes on connecting, per protocol version:
+    `initialize` (the handshake's, per version asked), `server/discover` (the stateless protocol's:
+    Claude Code sends it, and no `initialize`) and `tools/list`; and what the instructions were
+    built from. Learned as the SDK answers; instructions are never replayed, always fresh."""
 
     def __init__(self, path: Path):
         self.path = path
@@ -108,34 +114,50 @@ class Replay:
         except (OSError, ValueError):
             known = {}
         self.about: dict[str, Any] | None = known.get("about")
-        self.initialize: dict[str, Any] = known.get("initialize", {})
-        self.tools: dict[str, Any] = known.get("tools", {})
-        self.version = ""  # the protocol version agreed with this client
-        self.replayed_tools: Any = None
-        self.asked: dict[Any, tuple[str, str]] = {}  # request id -> (method, protocol version asked)
+        self.answers: dict[str, Any] = known.get("answers", {})  # "method version" -> result
+        self.version = ""  # the protocol version agreed by `initialize` with this client
+        self.replayed: dict[str, Any] = {}  # "method version" -> the result sent early
+        self.asked: dict[Any, tuple[str, str]] = {}  # request id -> (method, version)
+        self.listens: dict[Any, str] = {}  # subscription (its request's id) -> its answers' key
+        self.acknowledged: set[Any] = set()  # subscriptions acknowledged early
 
     def early(self, line: str) -> tuple[dict[str, Any] | None, str | None]:
-        """(the answer to send now, the line to hand the SDK later) for one message of the client."""
+        """(the answer to send now, the line to hand the SDK later) for one message of the client.
+        A request answered here goes to the SDK too, under an id of ours: its answer is dropped,
+        but it starts the SDK's session as the client's started, and shows if the replay is stale."""
         try:
             message = json.loads(line)
         except ValueError:
             return None, line
         if not isinstance(message, dict) or "id" not in message:
             return None, line
-        method, params = message.get("method"), message.get("params") or {}
-        if method == "initialize":
-            asked = str(params.get("protocolVersion", ""))
-            known = self.initialize.get(asked)
-            if not known or not self.told:
+        if message.get("method") == "ping" and self.version and not self._stateless(message):
+            return {"jsonrpc": "2.0", "id": message["id"], "result": {}}, None  # Gemini CLI pings
+        if message.get("method") not in EARLY:
+            return None, line
+        method, version = message["method"], self._version(message)
+        if method == LISTEN:  # acknowledged now; the SDK serves the subscription, its own ack unsent
+            known = self.answers.get(self._listen_key(message))
+            if known is None:
                 return None, line
+            self.acknowledged.add(message["id"])
+            ack = {
+                "jsonrpc": "2.0",
+                "method": ACK,
+                "params": {"_meta": {SUBSCRIPTION: message["id"]}, **known},
+            }
+            return ack, line
+        known = self.answers.get(f"{method} {version}")
+        if known is None or (method != "tools/list" and not self.told):
+            return None, line
+        if method == "tools/list" and "cursor" in (message.get("params") or {}):
+            return None, line
+        result = known if method == "tools/list" else {**known, "instructions": self.told}
+        if method == "initialize":
             self.version = known["protocolVersion"]
-            answer = {"jsonrpc": "2.0", "id": message["id"], "result": {**known, "instructions": self.told}}
-            return answer, json.dumps({**message, "id": OURS + "initialize"})
-        if method == "tools/list" and self.version in self.tools and "cursor" not in params:
-            self.replayed_tools = self.tools[self.version]
-            answer = {"jsonrpc": "2.0", "id": message["id"], "result": self.replayed_tools}
-            return answer, json.dumps({**message, "id": OURS + "tools/list"})
-        return None, line
+        self.replayed[f"{method} {version}"] = result
+        answer = {"jsonrpc": "2.0", "id": message["id"], "result": result}
+        return answer, json.dumps({**message, "id": f"{OURS}{method}"})
 
     def passing(self, line: str) -> None:
         """Note the requests whose answers are worth keeping, as they go to the SDK."""
@@ -143,26 +165,60 @@ class Replay:
             message = json.loads(line)
         except ValueError:
             return
-        if isinstance(message, dict) and message.get("method") in ("initialize", "tools/list"):
-            asked = str((message.get("params") or {}).get("protocolVersion", ""))
-            self.asked[message.get("id")] = (message["method"], asked)
+        if isinstance(message, dict) and message.get("method") == LISTEN:
+            self.listens[message.get("id")] = self._listen_key(message)
+        elif isinstance(message, dict) and message.get("method") in EARLY:
+            self.asked[message.get("id")] = (message["method"], self._version(message))
+
+    def ack(self, message: dict[str, Any]) -> bool:
+        """Whether the client should get this acknowledgement of a subscription (not if it was
+        acknowledged early); the SDK's is kept for the next start."""
+        params = message.get("params") or {}
+        subscription = (params.get("_meta") or {}).get(SUBSCRIPTION)
+        key = self.listens.pop(subscription, None)
+        kept = {k: v for k, v in params.items() if k != "_meta"}
+        if key is not None and self.answers.get(key) != kept:
+            self.answers[key] = kept
+            self._save()
+        return subscription not in self.acknowledged
+
+    def _listen_key(self, message: dict[str, Any]) -> str:
+        asked = (message.get("params") or {}).get("notifications")
+        return f"{LISTEN} {self._version(message)} {json.dumps(asked, sort_keys=True)}"
 
     def answered(self, message: dict[str, Any]) -> tuple[bool, list[dict[str, Any]]]:
         """(whether the client should get this answer of the SDK's, what else to send it)."""
-        method, asked = self.asked.pop(message.get("id"), ("", ""))
+        method, version = self.asked.pop(message.get("id"), ("", ""))
         ours = str(message.get("id", "")).startswith(OURS)
         result = message.get("result")
         also = []
-        if method == "initialize" and isinstance(result, dict):
-            self.version = result.get("protocolVersion", "")
-            self.initialize[asked] = {k: v for k, v in result.items() if k != "instructions"}
-            self._save()
-        elif method == "tools/list" and isinstance(result, dict) and "nextCursor" not in result:
-            if ours and result != self.replayed_tools:
+        if method and isinstance(result, dict) and "nextCursor" not in result:
+            if method == "initialize":
+                self.version = result.get("protocolVersion", "")
+            version = version or self.version  # a handshake's tools/list: the version agreed
+            key = f"{method} {version}"
+            kept = (
+                result if method == "tools/list" else {k: v for k, v in result.items() if k != "instructions"}
+            )
+            replayed = self.replayed.get(key)
+            if method == "tools/list" and ours and replayed is not None and result != replayed:
                 also.append({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
-            self.tools[self.version] = result
-            self._save()
+            if self.answers.get(key) != kept:
+                self.answers[key] = kept
+                self._save()
         return not ours, also
+
+    @staticmethod
+    def _stateless(message: dict[str, Any]) -> bool:
+        return bool(((message.get("params") or {}).get("_meta") or {}).get(VERSION_META))
+
+    def _version(self, message: dict[str, Any]) -> str:
+        """The protocol version a request is asked in: `initialize` names it; the stateless
+        protocol's requests carry it; otherwise the one `initialize` agreed."""
+        params = message.get("params") or {}
+        if message.get("method") == "initialize":
+            return str(params.get("protocolVersion", ""))
+        return str((params.get("_meta") or {}).get(VERSION_META) or self.version)
 
     def learned_about(self, about: dict[str, Any]) -> None:
         if about != self.about:
@@ -170,7 +226,7 @@ class Replay:
             self._save()
 
     def _save(self) -> None:
-        known = {"about": self.about, "initialize": self.initialize, "tools": self.tools}
+        known = {"about": self.about, "answers": self.answers}
         with contextlib.suppress(OSError):  # a cache: a start without it is only slower
             write_atomically(self.path, json.dumps(known, ensure_ascii=False))
 
@@ -207,7 +263,10 @@ class Wire:
     async def write(self, text: str) -> None:
         for line in text.splitlines():
             message = json.loads(line)
-            keep, also = self.replay.answered(message) if "id" in message else (True, [])
+            if "id" in message:
+                keep, also = self.replay.answered(message)
+            else:
+                keep, also = message.get("method") != ACK or self.replay.ack(message), []
             if keep:
                 self.out.write(line.encode() + b"\n")
             for extra in also:

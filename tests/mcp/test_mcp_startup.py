@@ -52,7 +52,8 @@ def replayed(cache: Path) -> dict:
 def test_a_second_start_replays_exactly_what_the_sdk_answered_the_first(home):
     first_init, first_tools, first_hit = start(home["env"])
     known = replayed(home["cache"])
-    assert known["about"]["offered"][0] == "search" and known["tools"] and known["initialize"]
+    assert known["about"]["offered"][0] == "search"
+    assert {key.split()[0] for key in known["answers"]} == {"initialize", "tools/list"}
     second_init, second_tools, second_hit = start(home["env"])  # answered from the file, then the SDK
     assert second_init.instructions == first_init.instructions
     assert "- notes: files, 1 documents; fields: encoding, owner, title" in second_init.instructions
@@ -73,8 +74,8 @@ def test_a_replayed_tool_list_that_is_wrong_is_corrected_and_the_client_told(hom
     start(home["env"])
     (file,) = home["cache"].glob("stdio-*.json")
     known = json.loads(file.read_text())
-    for version in known["tools"]:
-        known["tools"][version]["tools"][0]["description"] = "a stale description"
+    for key in [k for k in known["answers"] if k.startswith("tools/list ")]:
+        known["answers"][key]["tools"][0]["description"] = "a stale description"
     file.write_text(json.dumps(known))
     told = []
 
@@ -118,3 +119,64 @@ def test_a_bad_tool_set_is_still_reported_on_stdio(home):
     )  # fmt: skip
     assert process.returncode != 0
     assert "no tool set 'nosuch'" in process.stderr.decode()
+
+
+STATELESS = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+             "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+             "io.modelcontextprotocol/clientCapabilities": {}}  # fmt: skip
+
+
+def raw_session(env: dict, requests: list[dict]) -> list[dict]:
+    """Each request's answer, as JSON-RPC over the server's pipes (no client library speaks the
+    stateless protocol here; Claude Code does, and asks exactly this on connecting)."""
+    process = subprocess.Popen([*PICA_SERVE], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)  # fmt: skip
+    answers = []
+    for request in requests:
+        process.stdin.write(json.dumps(request).encode() + b"\n")
+        process.stdin.flush()
+        while True:  # its answer; for a subscription, the notification acknowledging it
+            answer = json.loads(process.stdout.readline())
+            if answer.get("id") == request["id"] or answer.get("method") == ACK:
+                break
+        answers.append(answer)
+    process.stdin.close()
+    assert process.wait(60) == 0
+    return answers
+
+
+PICA_SERVE = [sys.executable, "-m", "pica", "serve", "--stdio"]
+ACK = "notifications/subscriptions/acknowledged"
+
+
+def test_the_stateless_protocol_is_replayed_too(home):
+    listen = {"_meta": STATELESS, "notifications": {"toolsListChanged": True}}
+    requests = [
+        {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": STATELESS}},
+        {"jsonrpc": "2.0", "id": "listen:0", "method": "subscriptions/listen", "params": listen},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": STATELESS}},
+    ]  # what Claude Code asks, and it waits for the subscription's acknowledgement
+    first = raw_session(home["env"], requests)  # the SDK's answers
+    known = replayed(home["cache"])
+    assert {"server/discover 2026-07-28", "tools/list 2026-07-28"} <= set(known["answers"])
+    assert any(key.startswith("subscriptions/listen 2026-07-28") for key in known["answers"])
+    second = raw_session(home["env"], requests)  # the replay's
+    assert second == first
+    assert "- notes: files, 1 documents" in second[0]["result"]["instructions"]
+    assert second[1]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "listen:0"
+    assert len(second[2]["result"]["tools"]) == 9
+    (file,) = home["cache"].glob("stdio-*.json")
+    known["answers"]["server/discover 2026-07-28"]["ttlMs"] = 12345  # marks what the replay sends
+    file.write_text(json.dumps(known))
+    assert raw_session(home["env"], requests)[0]["result"]["ttlMs"] == 12345
+
+
+def test_a_ping_while_the_sdk_loads_is_answered(home):
+    start(home["env"])  # something to replay
+    initialize = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                  "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                             "clientInfo": {"name": "test", "version": "1"}}}  # fmt: skip
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    answers = raw_session(home["env"], [initialize, ping])
+    assert answers[0]["result"]["protocolVersion"] == "2025-06-18"
+    assert answers[1] == {"jsonrpc": "2.0", "id": 1, "result": {}}
