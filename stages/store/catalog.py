@@ -137,12 +137,28 @@ class Catalog:
                 self.set(f"about/{collection}", json.dumps(about))
             self.set("documents_version", str(documents_version))
 
+    def reread_unless_redacted_with(self, collection: str, rules: str) -> bool:
+        """Unless the collection's text was redacted by `rules` (a fingerprint of the redaction
+        code), mark each of its files changed and drop their cursors, so that the runs from now on
+        read every file whole again, in batches, through the usual path: a run killed halfway
+        leaves the rest still marked. True when it marked them."""
+        key = f"redaction/{collection}"
+        if self.get(key) == rules:
+            return False
+        with self.db:
+            marked = self.db.execute("UPDATE files SET mtime_ns = -1 WHERE collection = ?", (collection,))
+            self.db.execute("DELETE FROM cursors WHERE collection = ?", (collection,))
+            self.set(key, rules)
+        return marked.rowcount > 0
+
     def forget(self, collection: str, documents_version: int) -> None:
         with self.db:
             self.db.execute("DELETE FROM files WHERE collection = ?", (collection,))
             self.db.execute("DELETE FROM cursors WHERE collection = ?", (collection,))
             self.db.execute("DELETE FROM redactions WHERE collection = ?", (collection,))
-            self.db.execute("DELETE FROM state WHERE key = ?", (f"about/{collection}",))
+            self.db.execute(
+                "DELETE FROM state WHERE key IN (?, ?)", (f"about/{collection}", f"redaction/{collection}")
+            )
             self.set("documents_version", str(documents_version))
 
     def summary(self) -> dict[str, dict[str, float]]:
