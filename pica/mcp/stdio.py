@@ -1,16 +1,17 @@
 """`pica serve --stdio` that answers a client at once.
 
-Clients start a stdio server with each session and wait for its `initialize` and `tools/list`
-answers: Codex shows only servers ready within about a second, Claude Code marks a slow one
-`pending`. Loading the MCP SDK and Pica's tools takes a second or two, so this process answers
-those two requests itself, from what the SDK answered the last time it started with the same
-settings, recipes and code (a file in the cache folder) and instructions built fresh from the
-catalog, while the SDK loads in a thread. Everything else waits for the SDK, which then reads
-the client's messages in order: it is given the client's `initialize` (under an id of our own, its
-answer dropped) so its session starts as the client's did, then whatever came meanwhile.
+Clients start a stdio server with each session and wait for what they ask on connecting: Codex
+shows only servers ready within about a second, Claude Code marks a slow one `pending`. Loading the
+MCP SDK and Pica's tools takes about a second, so this process answers those requests itself
+(`initialize`, `tools/list`, the stateless protocol's `server/discover` and the acknowledgement of
+`subscriptions/listen`, and `ping`) from what the SDK answered the last time it started with the
+same settings, recipes and code (a file in the cache folder), with instructions built fresh from
+the catalog, while the SDK loads in a thread. Everything else waits for the SDK, which then reads
+the client's messages in order: each request answered early is handed to it under an id of our
+own (its answer dropped), so its session starts as the client's did and the replay is checked.
 
 If the SDK's tool list turns out to differ from the one replayed, the client is told
-(`notifications/tools/list_changed`) and the cache is corrected. The first start after an install
+(`notifications/tools/list_changed`) and the file is corrected. The first start after an install
 or a change of settings has nothing to replay and waits for the SDK, as any server would.
 """
 
