@@ -20,7 +20,14 @@ VECTOR_DIM = 384
 BATCH = 500  # ids per `IN (...)` filter
 LAYOUT = 1  # of the LanceDB tables; MIGRATIONS[n] upgrades layout n to n + 1
 LAYOUT_FILE = "layout.json"
+PENDING_FILE = "replacing.json"  # collection -> ids of the documents a replace is changing
 MIGRATIONS: dict[int, Any] = {}
+COMPACT_AT = 32  # fragments of a table at which a commit compacts it
+KEEP_VERSIONS_S = 3600  # old versions (and the text they hold) are deleted when compacting
+
+
+def _without(mapping: dict[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in mapping.items() if k != key}
 
 
 def sql_text(value: str) -> str:
@@ -115,11 +122,68 @@ class LanceStore:
         rows = self._select(self.documents, f"collection = {sql_text(collection)}", ["id", "path", "hash"])
         return {r["id"]: (r["path"], r["hash"]) for r in rows}
 
-    def replace(self, added: list[tuple[Document, str]], chunks: list[Chunk], removed: list[str]) -> None:
-        """Remove documents (and their chunks) by id, then add documents with their chunks."""
+    def _pending(self) -> dict[str, list[str]]:
+        path = self.dir / PENDING_FILE
+        return json.loads(path.read_text()) if path.exists() else {}
+
+    def repair(self, collection: str) -> set[str]:
+        """Undo what a replace of COLLECTION that a crash interrupted left half done: delete the
+        chunks of its documents that no stored document matches (a document not yet written or
+        already removed, another hash, a chunk written twice). Returns the ids of its documents
+        still stored, to be written again whatever their hash (their chunks may be gone)."""
+        pending = self._pending()
+        ids = pending.get(collection)
+        if ids is None:
+            return set()
+        kept: set[str] = set()
+        for start in range(0, len(ids), BATCH):
+            batch = ids[start : start + BATCH]
+            stored = self._select(self.documents, in_list("id", batch), ["id", "hash"])
+            hashes = {d["id"]: d["hash"] for d in stored}
+            kept |= hashes.keys()
+            rows = self._select(self.chunks, in_list("doc_id", batch), ["id", "doc_id", "doc_hash"])
+            seen: set[str] = set()
+            bad = set()
+            for row in rows:
+                if hashes.get(row["doc_id"]) != row["doc_hash"] or row["id"] in seen:
+                    bad.add(row["doc_id"])
+                seen.add(row["id"])
+            if bad:
+                self.chunks.delete(in_list("doc_id", sorted(bad)))
+        # A document no longer stored has nothing left to repair; one stored stays listed until a
+        # replace writes it again (its file may come in a later batch).
+        self._write_pending({**pending, collection: sorted(kept)} if kept else _without(pending, collection))
+        return kept
+
+    def _write_pending(self, pending: dict[str, list[str]]) -> None:
+        path = self.dir / PENDING_FILE
+        if pending:
+            write_atomically(path, json.dumps(pending))
+        else:
+            path.unlink(missing_ok=True)
+
+    def replace(
+        self,
+        added: list[tuple[Document, str]],
+        chunks: list[Chunk],
+        removed: list[str],
+        collection: str | None = None,
+    ) -> None:
+        """Remove documents (and their chunks) by id, then add documents with their chunks.
+
+        Four commits (chunks deleted, chunks added, documents deleted, documents added); until the
+        last one lands, the ids are listed in PENDING_FILE, so a crash in between is repaired
+        (`repair`) before the collection's next replace, which writes them all again."""
         import pyarrow as pa
 
         documents_schema, chunks_schema = _schemas()
+        if collection is None:
+            collection = added[0][0].collection if added else ""
+        touched = sorted({d.id for d, _ in added} | set(removed))
+        pending = self._pending()
+        if touched:
+            listed = sorted(set(pending.get(collection, [])) | set(touched))
+            self._write_pending(pending | {collection: listed})
         for start in range(0, len(removed), BATCH):
             self.chunks.delete(in_list("doc_id", removed[start : start + BATCH]))
         hashes = {doc.id: digest for doc, digest in added}
@@ -166,6 +230,26 @@ class LanceStore:
                     schema=documents_schema,
                 )
             )
+        pending = self._pending()
+        left = sorted(set(pending.get(collection, [])) - set(touched))
+        self._write_pending({**pending, collection: left} if left else _without(pending, collection))
+
+    def compact(self) -> list[str]:
+        """Compact a table once it has COMPACT_AT fragments: merge its fragments (rows and their
+        deletions) into few, and delete the versions older than KEEP_VERSIONS_S (readers of an
+        older one have that long). Changes no row; a crash during it leaves the last commit."""
+        from datetime import timedelta
+
+        compacted = []
+        for name, table in (("documents", self.documents), ("chunks", self.chunks)):
+            if table.stats()["fragment_stats"]["num_fragments"] < COMPACT_AT:
+                continue
+            try:
+                table.optimize(cleanup_older_than=timedelta(seconds=KEEP_VERSIONS_S))
+            except Exception:
+                continue
+            compacted.append(name)
+        return compacted
 
     def iter_chunks(self, doc_ids: list[str] | None = None) -> Iterator[Chunk]:
         """Chunks with their text sliced from the stored documents (all, or of some documents)."""

@@ -80,6 +80,7 @@ class StoreLance(Stage):
     ) -> StoreChanges:
         store = LanceStore(self.params.lance_dir)
         previous = store.documents_version()
+        rewrite = store.repair(files.collection)  # what a crash left half written
         existing = store.doc_hashes(files.collection)
         changed_paths = {f.path for f in files.changed}
         on_disk = changed_paths | set(files.unchanged) | set(files.postponed)
@@ -96,7 +97,10 @@ class StoreLance(Stage):
         changed_stored = {as_stored.get(p, p) for p in changed_paths}
         on_disk = {as_stored.get(p, p) for p in on_disk}
 
-        added = [(d, h) for doc_id, (d, h) in incoming.items() if existing.get(doc_id, ("", ""))[1] != h]
+        added = [
+            (d, h) for doc_id, (d, h) in incoming.items()
+            if existing.get(doc_id, ("", ""))[1] != h or doc_id in rewrite
+        ]  # fmt: skip
         gone = [
             doc_id for doc_id, (path, _) in existing.items()
             # A file that now fails to read keeps its last good documents: nothing is lost;
@@ -106,7 +110,9 @@ class StoreLance(Stage):
         ]  # fmt: skip
         replaced = [d.id for d, _ in added if d.id in existing]
         added_ids = {d.id for d, _ in added}
-        store.replace(added, [c for c in chunks if c.doc_id in added_ids], gone + replaced)
+        store.replace(added, [c for c in chunks if c.doc_id in added_ids], gone + replaced, files.collection)
+        if compacted := store.compact():
+            ctx.report(f"compacted {' and '.join(compacted)}")
         version = store.documents_version()
         catalog.record(
             files.collection,
