@@ -51,7 +51,8 @@ def serve(toolset: str, settings: Settings, build: Callable[[], Any], started: C
     threading.Thread(target=_read_lines, args=(wire_in, messages), daemon=True).start()
     replay = Replay(cache_file(settings, toolset))
     if replay.about:  # before the SDK loads beside it, competing for the interpreter
-        replay.told = instructions(replay.about, overview(settings))
+        with contextlib.suppress(Exception):  # an optimisation: the SDK answers, or says what is wrong
+            replay.told = instructions(replay.about, overview(settings))
     built: list[Any] = []
     threading.Thread(target=_build, args=(build, built, messages), daemon=True).start()
     held, gone = [], False
