@@ -94,6 +94,9 @@ class EmbedChunks(Stage):
             with writer_lock(self.params.home, ctx.report):  # what was embedded is kept, even on Ctrl-C
                 store.write_vectors([(chunk_id, doc_hash) for chunk_id, doc_hash, _, _ in rows], matrix)
             done += len(rows)
+        if done:
+            with writer_lock(self.params.home, ctx.report):  # each slab written added a fragment
+                store.compact()
         remaining = store.chunks.count_rows("vector IS NULL")
         indexed = False if ctx.cancelled.is_set() else self._index_vectors(ctx, store, done)
         return {

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from pica.kernel import runner
 from pica.kernel.errors import StageFailed
 from pica.stages.store import lance_store
 from pica.stages.store.lance_store import LanceStore
@@ -98,3 +99,14 @@ def test_a_replay_with_the_same_hash_writes_the_chunks_again(tmp_path, pica_home
     assert index(folder, "notes")["stored"].added == ["notes/a.md"]  # same hash, written again
     assert [h.id for h in search("alpha")] == ["notes/a.md"]
     assert sorted(snapshot()["chunks"]) == ["notes/a.md#0"]
+
+
+def test_embedding_slab_by_slab_compacts_and_keeps_every_vector(tmp_path, pica_home, monkeypatch):
+    monkeypatch.setattr(lance_store, "COMPACT_AT", 4)
+    folder = make_folder(tmp_path / "notes", {f"n{i}.md": f"# N{i}\nword{i} shared\n" for i in range(12)})
+    index(folder, "notes")
+    report = runner.run("ingest/embed", variables={"embedder": "embed.hash.v1", "slab": 2}).output
+    assert report["embedded"] == 12 and report["remaining"] == 0  # six slabs, six commits
+    store = LanceStore(pica_home / "lance")
+    assert fragments(store)["chunks"] < 4
+    assert store.chunks.count_rows("vector IS NOT NULL") == 12
