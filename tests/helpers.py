@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import json
+import socket
 from typing import Any
 
 from pica.kernel import runner
 from pica.kernel.settings import Settings
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def claude_line(n: int, text: str, session: str) -> str:

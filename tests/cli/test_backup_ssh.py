@@ -16,17 +16,12 @@ from click.testing import CliRunner
 
 from pica.cli import backup as backups
 from pica.cli import main
+from tests.helpers import free_port
 
 SSHD = shutil.which("sshd") or next((p for p in ("/usr/sbin/sshd",) if os.access(p, os.X_OK)), None)
 SFTP = next(
     (p for p in ("/usr/lib/openssh/sftp-server", "/usr/libexec/sftp-server") if Path(p).exists()), None
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture

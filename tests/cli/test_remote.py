@@ -14,8 +14,7 @@ import pytest
 from pica.cli import remote
 from pica.kernel.errors import PicaError
 from pica.kernel.settings import Settings
-from tests.helpers import make_folder
-from tests.mcp.test_mcp import free_port
+from tests.helpers import free_port, make_folder
 
 PICA = [sys.executable, "-m", "pica"]
 HEAVY = ("pydantic", "pydantic_settings", "tantivy", "lancedb", "torch", "mcp", "numpy", "omegaconf")

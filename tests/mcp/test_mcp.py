@@ -18,7 +18,7 @@ from pica.mcp.server import tool_parameters
 from pica.mcp.tools import filter_strings
 from pica.mcp.toolsets import load_toolset
 from tests import helpers
-from tests.helpers import make_folder
+from tests.helpers import free_port, make_folder
 from tests.web_server import local_web
 
 ALL_TOOLS = {
@@ -64,12 +64,6 @@ def world(tmp_path_factory):
     subprocess.run([*pica, "add", str(notes), "--name", "notes"], env=env, check=True, capture_output=True)
     subprocess.run([*pica, "index"], env=env, check=True, capture_output=True)
     return {"root": root, "env": env, "notes": notes}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ Ollama server (tests/llm_server.py, CannedBackend) that is down, slow, or answer
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 
@@ -26,6 +25,7 @@ from pica.stages.llm.probes import (
 )
 from pica.stages.llm.rerank import RerankLlm, batch_scores
 from pica.stages.llm.summarize import SummarizeDraft, SummarizeVerdict, example_messages
+from tests.helpers import free_port
 from tests.llm_server import CannedBackend, OllamaServer
 
 GOOD = "The user asked to fix the retry loop in fetch.py. The assistant fixed it: it now stops after 3 tries."
@@ -40,9 +40,7 @@ def run_probe(cls, text: str, messages=None, **params) -> dict:
 @pytest.fixture
 def down_url() -> str:
     """A local address nobody listens on."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     return f"http://127.0.0.1:{port}"
 
 

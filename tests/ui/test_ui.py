@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ import pytest
 from pica.kernel import runner
 from pica.stages.store.collections import Collections
 from tests import helpers
+from tests.helpers import free_port
 
 SESSION = "s-ledger-2026"
 EVIL = "<script>alert(1)</script>"
@@ -58,9 +58,7 @@ def server(tmp_path_factory):
         helpers.index(notes, "notes")
         runner.run("ingest/transcripts", variables={"agent": "claude-code", "root": str(root / "claude")})
         helpers.embed()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "pica", "serve", "--port", str(port)],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

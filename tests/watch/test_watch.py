@@ -12,7 +12,7 @@ import pytest
 from pica.kernel.settings import Settings
 from pica.stages.store.collections import Collections
 from pica.watch import Watcher, wait_until
-from tests.helpers import claude_line, make_folder, search
+from tests.helpers import claude_line, free_port, make_folder, search
 
 pytest.importorskip("watchdog")
 
@@ -121,14 +121,11 @@ def test_new_chunks_are_embedded_when_the_index_has_vectors(world):
 
 def test_pica_serve_watches_unless_told_not_to(world, tmp_path):
     import os
-    import socket
     import subprocess
     import sys
 
     register(world["home"], world["notes"], "notes")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     env = {**os.environ, "PICA_WATCH": "1", "PICA_NO_SERVER": "1"}  # the tests' default is off
     log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen(
