@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 # kernel/ sits beside recipes/ and configs/ in the source tree, and pica/kernel beside
@@ -24,3 +25,21 @@ def find_recipe(name: str) -> Path | None:
 
 def bundled_recipes() -> list[Path]:
     return sorted(RECIPES_DIR.rglob("*.yaml"))
+
+
+def config_files(home: Path) -> list[Path]:
+    """Every recipe and config file plans are composed from: the bundled ones and the home's."""
+    folders = (RECIPES_DIR, CONFIGS_DIR, home.expanduser() / "configs")
+    return [path for folder in folders for path in sorted(folder.rglob("*.y*ml"))]
+
+
+def stamps(paths: Iterable[Path]) -> list[tuple[str, int, int]]:
+    """(path, mtime_ns, size) of each file still there: what tells a cache it is out of date."""
+    found = []
+    for path in paths:
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        found.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return found

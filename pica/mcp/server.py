@@ -252,17 +252,9 @@ def _run_search(
 
 def _configs_seen(tools: Tools) -> frozenset[tuple[str, int, int]]:
     """Each recipe and config file plans are composed from (bundled, and the home's), as of now."""
-    from pica.kernel.paths import CONFIGS_DIR, RECIPES_DIR
+    from pica.kernel.paths import config_files, stamps
 
-    folders = (RECIPES_DIR, CONFIGS_DIR, tools.settings.home.expanduser() / "configs")
-    seen = set()
-    for path in (p for folder in folders for p in folder.rglob("*.y*ml")):
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        seen.add((str(path), stat.st_mtime_ns, stat.st_size))
-    return frozenset(seen)
+    return frozenset(stamps(config_files(tools.settings.home)))
 
 
 def _refused(request: Any) -> str:

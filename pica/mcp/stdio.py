@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 from pica import __version__
 from pica.cli import remote
 from pica.kernel.files import write_atomically
-from pica.kernel.paths import CONFIGS_DIR, RECIPES_DIR
+from pica.kernel.paths import config_files, stamps
 from pica.kernel.settings import Settings
 from pica.mcp.instructions import instructions, overview
 
@@ -84,18 +84,10 @@ def cache_file(settings: Settings, toolset: str) -> Path:
     SDK's versions and code, the tool set asked for, the settings and every recipe and config."""
     from importlib.metadata import version
 
-    code = Path(__file__).parent
-    folders = (RECIPES_DIR, CONFIGS_DIR, settings.home.expanduser() / "configs")
-    files = [*sorted(code.glob("*.py")), *(p for f in folders for p in sorted(f.rglob("*.y*ml")))]
+    files = [*sorted(Path(__file__).parent.glob("*.py")), *config_files(settings.home)]
     if Path(toolset).is_file():
         files.append(Path(toolset).resolve())
-    stats = []
-    for path in files:
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        stats.append((str(path), stat.st_mtime_ns, stat.st_size))
+    stats = stamps(files)
     decided_by = [__version__, version("mcp"), sys.executable, toolset, remote.resolved(settings.home),
                   remote.fingerprint(), stats]  # fmt: skip
     key = hashlib.sha256(json.dumps(decided_by).encode()).hexdigest()[:24]
