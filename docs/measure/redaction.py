@@ -2,6 +2,10 @@
 each part of a fixed split of that file.
 
     python docs/measure/redaction.py [--part dev|check] [--misses] [--markdown]
+    python docs/measure/redaction.py --file OTHER.jsonl [--misses] [--markdown]
+
+`--file` measures another file of the same format as one part (named after the file), unsplit:
+material from other tools' test suites, never used to write the rules.
 
 The split: within each class, lines ordered by (negative after positive, SHA-1 of the text) go
 alternately to the development part (first, third, ...) and the check part, so every class with
@@ -73,8 +77,8 @@ def measure(rows: list[dict]) -> tuple[dict[str, list[int]], list[tuple[str, str
 def totals(per_class: dict[str, list[int]]) -> str:
     found, positives, false, negatives = (sum(s[i] for s in per_class.values()) for i in range(4))
     return (
-        f"recall {found}/{positives} = {found / positives:.1%}; "
-        f"false positives {false}/{negatives} = {false / negatives:.1%}; {len(per_class)} classes"
+        f"recall {found}/{positives} = {found / max(positives, 1):.1%}; "
+        f"false positives {false}/{negatives} = {false / max(negatives, 1):.1%}; {len(per_class)} classes"
     )
 
 
@@ -102,9 +106,12 @@ def table(results: dict[str, dict[str, list[int]]], markdown: bool) -> None:
 
 
 def main(argv: list[str]) -> None:
-    rows = [json.loads(line) for line in CORPUS.open(encoding="utf-8")]
-    parts = split(rows)
-    chosen = [argv[argv.index("--part") + 1]] if "--part" in argv else list(PARTS)
+    if "--file" in argv:
+        other = Path(argv[argv.index("--file") + 1])
+        parts = {other.stem: [json.loads(line) for line in other.open(encoding="utf-8")]}
+    else:
+        parts = split([json.loads(line) for line in CORPUS.open(encoding="utf-8")])
+    chosen = [argv[argv.index("--part") + 1]] if "--part" in argv else list(parts)
     results, all_misses = {}, []
     for part in chosen:
         results[part], misses = measure(parts[part])

@@ -109,7 +109,9 @@ def lower(text: str) -> str:
 
 def _secret_span(rule: Rule, text: str, match: re.Match[str]) -> tuple[int, int] | None:
     """The secret's span in a rule's match, or None when a check rejects it."""
-    group = next((g for g in range(1, rule.pattern.groups + 1) if match.group(g)), 0)
+    group = rule.pattern.groupindex.get("secret") or next(
+        (g for g in range(1, rule.pattern.groups + 1) if match.group(g)), 0
+    )
     start, end = match.span(group)
     before = text[match.start() - 1 : match.start()]
     if rule.grow is not None:

@@ -48,14 +48,42 @@ COMPARED = re.compile(
 )
 # A phrase of words naming the idea rather than being it: real_key, shorter-version, a-fake-key.
 CONCEPT_WORDS = re.compile(
-    r"(?i)key|secret|pass|token|auth|value|version|fake|dummy|sample|test|example|short|long"
+    r"(?i)key|secret|pass|token|auth|value|version|fake|dummy|sample|test|example|short|long|string"
 )
 MALFORMED_TOKEN = re.compile(
     r"^(?:dapi|gh[pousr]_|glpat-|xox[bpae]-|sk-|sk_live_|npm_|hf_|px-(?:api|dep)-|NR[A-Z]{2}-)|NRAL$"
 )
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 IDENTIFIER = re.compile(
-    r"^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(.*)?|[A-Za-z_]\w*\(.*|[A-Za-z_]\w*\[.*|[a-z]{2,}(?:[A-Z][a-z]{2,})+\d*)$"
+    r"^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?|[A-Za-z_]\w*[(\[].*|[a-z]{2,}(?:[A-Z][a-z]{2,})+\d*)$"
+)
+# An unquoted value that is an expression of code, not a literal: it opens a tuple, list, dict or
+# set (or a `{name}` placeholder), ends a Python block header (`if token == TOKEN_NAME:`), or holds
+# an operator no config value is written with (`r.key===null?n:r.key`, `a&&b`, `x?.y`). In
+# configuration (.env, YAML, INI, a shell) values are bare; in code a bare right-hand side is an
+# expression, and what it evaluates to is not in the text (detect-secrets' KeywordDetector wants
+# quotes in code files for that reason).
+CODE_EXPRESSION = re.compile(r"^[(\[{*]|^-[(\w]|:$|==(?!=*$)|!=|&&|\|\||\?\.|\w\?\w[\w.]*:")
+# What follows a bare value when it is an operand: `username + b":"`, `_KeyT | None`, `x * w`.
+OPERATOR_AFTER = re.compile(r"[ \t]+(?:[-+*/%|&^]|//|\*\*|or|and|if)[ \t]")
+# A regular expression (`(?:%25|%)`, `\d{4}`) or an f-string / str.format field (`{kernel_name}_out`;
+# three or more name characters, so the braces of a password like `m{{h}o)p…` are not one).
+PATTERN_OR_FIELD = re.compile(
+    r"\(\?[:P<!=i]|\\[dDwWsSb/-]|\[[a-zA-Z0-9]-[a-zA-Z0-9]|\.\*|\*\.|(?<!\{)\{[A-Za-z_][\w.]{2,}(?:![rsa])?(?::[^{}]*)?\}"
+    r"|%[-#0-9.]*[sdr](?![A-Za-z0-9])"
+)
+# An unquoted value that names a variable or a type: `rc5_key_st`, `s3_uri_value`, `PKCS7PrivateKeyTypes`,
+# `_AccessPath`. Bare words in a config file are values; in code they are names.
+NAME_OF_CODE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|_*[A-Z][A-Z0-9]*[a-z]*(?:[A-Z][a-z]+)+")
+# A name qualified by its namespace: `lambda:createdBy`, `lance-encoding:blob` (tags, schema keys).
+QUALIFIED_NAME = re.compile(r"[A-Za-z][A-Za-z-]*(?::[A-Za-z][A-Za-z-]*)+")
+# A value that is a path or object key (`my-app/5026-stage.war`, `vms/server.ova`, `Some/Value`),
+# or a name qualified by a domain (`io.modelcontextprotocol/clientCapabilities`): a locator.
+PATH_LIKE = re.compile(
+    r"^(?:[\w.-]+/)+[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}$|^[A-Za-z]+(?:[-_][A-Za-z]+)*(?:/[A-Za-z]+(?:[-_][A-Za-z]+)*)+$"
+    r"|^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+/\w[\w/.-]*$"
+    r"|^[\w-]+\.(?:zip|tar|gz|tgz|ova|vmdk|war|jar|json|ya?ml|txt|csv|py|js|ts|sh|exe|dll|so|png|jpe?g"
+    r"|gif|svg|pdf|html?|xml|md|log|conf|cfg|ini|toml|lock|bin|img|iso|deb|rpm|whl|db|sqlite)$"
 )
 # Names that are not secrets though they end in one of the words (gitleaks' generic-api-key
 # allowlist): ids, public halves, paths, sizes, URLs.
@@ -63,6 +91,11 @@ NOT_SECRET_NAME = re.compile(
     r"(?i)public|publish|_id$|[a-z]Id$|path|file|url|uri|host|type|name|length|size|count|csrf"
     r"|endpoint|_format|keyboard|keyword|keypress|keycode|keystore|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial"
+    r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs
+    r"|request_?token|idempotency|change_?token|lock_?token"  # keys that make a request idempotent
+    r"|pub_?key|(?:cache|sort|primary|foreign|partition|result|dest|lookup|range|object|s3|group|dict"
+    r"|map|index|row|column|config|metadata|field|attr|label|meta|event|state|storage|registry)_?key"
+    r"(?:s|_?name)?$"  # keys of a dict, a table, a cache or a bucket: what is looked up, not a secret
 )
 # Names of a provider whose secrets have a fixed format: its own rule decides, not this one
 # (a 42-character value under AWS_SECRET_ACCESS_KEY is not an AWS secret key).
@@ -76,17 +109,33 @@ KEY_ALPHABET = re.compile(r"[A-Za-z0-9+/=_.-]+")
 PASSWORD_NAME = re.compile(r"(?i)pass|pwd|pw\b|pw$")
 
 
-def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: bool = False) -> bool:
-    """Whether `name = value` holds a credential rather than a placeholder, a word or a reference."""
+def keyed_value_is_secret(
+    name: str, sep: str, value: str, quote: str, call: bool = False, after: str = ""
+) -> bool:
+    """Whether `name = value` holds a credential rather than a placeholder, a word or a reference.
+    `after` is what follows the value on its line."""
     password_name = PASSWORD_NAME.search(name) is not None
+    word = re.sub(r"[ _-]?\d+$", "", name.rsplit(".", 1)[-1])  # `o.key` -> key, `Pass 1` -> Pass
+    if word in ("pass", "Pass") and sep != "=":
+        return False  # the English word and Python's keyword: "First pass: …", "you can pass '…'"
+    if value.strip("_").lower().rstrip("0123456789") == word.strip("_").lower():
+        return False  # `auth=auth` passes a variable on; `X_PASSWORD = "X_PASSWORD"` names itself
     if sep == ",":  # a CSV row: only a random blob, not the next column's word
-        return not quote and len(value) >= 16 and entropy(value) >= 3.5
-    if sep.strip() == "" and not password_name:
-        return False  # `name "value"` with only a space between is how Gradle writes passwords
+        blob = re.fullmatch(r"[A-Za-z0-9+/_.-]+=*", value) is not None and not IDENTIFIER.match(value)
+        blob = blob and re.search(r"\d", value) is not None  # a random blob, not `no-password-required`
+        return not quote and blob and len(value) >= 16 and entropy(value) >= 3.5
+    if sep.strip() in ("", "is") and not password_name:
+        return False  # Gradle's `password "value"`, detect-secrets' `password is …`: passwords only
     if NOT_SECRET_NAME.search(name) or (PROVIDER_NAME.search(name) and KEY_ALPHABET.fullmatch(value)):
         return False
     if not any(c.isalnum() for c in value):
         return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)
+    if names_no_literal(value, quote, after, password_name):
+        return False
+    if sep.strip() == "is" and re.search(r"[.,;:!?]$", value):
+        return False  # "… the password is missing."
+    if word.lower() == "pw" and not quote and re.fullmatch(r"[A-Za-z_]\w*", value):
+        return False  # `ph, pw = paddings`: pixel, page or padding width, not a password
     # Inside a quoted literal a `$` between two letters or digits is a character (`super$ecret`:
     # Nosey Parker's np.generic.5/6 take it, and exclude `$` only as a password's first character);
     # unquoted, `$ecret` is a shell variable.
@@ -100,10 +149,10 @@ def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: boo
     # runs in real ones; there only a value that is wholly sequential is a stand-in (detect-secrets).
     if wholly_sequential(value) or (not password_name and sequential_run(value)):
         return False
-    if value.startswith(
-        ("http://", "https://", "/", "./", "~/", "%", "@", "env.", "process.env", "os.environ")
-    ):
+    if value.startswith(("/", "./", "~/", "%", "@", "env.", "process.env", "os.environ")):
         return False
+    if re.match(r"[A-Za-z][\w+.-]*://[^@\s]*$", value):
+        return False  # a URL without credentials in it (one with them is its own rule's)
     if MALFORMED_TOKEN.match(value):
         return False  # a provider's prefix on a body that is not that provider's format: made up
     if UUID.match(value):
@@ -119,12 +168,13 @@ def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: boo
         return True  # password "ADMIN_PASS": a quoted literal, not a constant's name
     # Words joined by `_`/`-`, also as a selector or anchor (`#add-password`: Nosey Parker's
     # np.generic.5/6 negative_examples; their patterns never start a password with `#` or `.`)
-    if re.fullmatch(r"[#.]?[A-Za-z]+(?:[_-][A-Za-z]+)+", value):
+    if re.fullmatch(r"[#._]*[A-Za-z]+(?:[_-][A-Za-z]+)+(?:[_-]?\d+)?_*", value):
         return password_name and not CONCEPT_WORDS.search(value)
-    if re.fullmatch(r"\d+|[A-Z][a-z]+(?:[A-Z][a-z]+)*", value):
+    if re.fullmatch(r"\d+|[A-Z][a-z]+(?:[A-Z][a-z]*)*\d?", value):
         return password_name and quote != "" and len(value) >= 4  # a number, or a type (SecretStr)
-    if re.fullmatch(r"(?i)key", name):  # `key` alone names anything in code: want a random blob
-        return re.fullmatch(r"[A-Za-z0-9+/=]{20,}", value) is not None and entropy(value) >= 3.5
+    if word.lower() in ("key", "pat"):  # `key`, `o.key`, `PAT` (pattern?) alone: want a random blob
+        blob = re.fullmatch(r"[A-Za-z0-9+/=_-]{20,}", value) is not None and entropy(value) >= 3.5
+        return blob and re.search(r"[0-9+/]", value) is not None
     if password_name:
         return len(value) >= 4 if quote else len(value) >= 6 and not re.fullmatch(r"[A-Z_]+", value)
     if quote and " " in value:
@@ -132,6 +182,22 @@ def keyed_value_is_secret(name: str, sep: str, value: str, quote: str, call: boo
     if re.fullmatch(r"[A-Za-z]+", value) or re.fullmatch(r"[A-Z_]{3,}", value):
         return False  # a word or a CONSTANT name
     return len(value) >= 8 and entropy(value) >= 3.0
+
+
+def names_no_literal(value: str, quote: str, after: str, password_name: bool) -> bool:
+    """Whether the value is code, a locator, a pattern or prose rather than a literal secret
+    (the shapes docs/measure/redaction_code.py found in real code)."""
+    if not quote and (CODE_EXPRESSION.search(value) or OPERATOR_AFTER.match(after)):
+        return True  # an expression, or an operand of one
+    if quote and re.match(r"\.format\(|[ \t]*%[ \t]", after):
+        return True  # a template filled in by `.format(…)` or `%`
+    if PATH_LIKE.match(value) or PATTERN_OR_FIELD.search(value) or value.startswith(("arn:", "urn:")):
+        return True
+    if not quote and value.isalpha() and re.match(r"[ \t]+[A-Za-z]", after):
+        return True  # a word in a sentence: `:param password: encrypt the key with it`
+    # a variable or type name, or a namespaced tag; a password may be any word, so not for those
+    bare_name = not quote and NAME_OF_CODE.fullmatch(value) is not None
+    return not password_name and (bare_name or QUALIFIED_NAME.fullmatch(value) is not None)
 
 
 def closes_a_literal(text: str, at: int) -> bool:
@@ -161,18 +227,23 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         start = hit.start()
         while start > 0 and text[start - 1] in NAME_CHARS:
             start -= 1
-        if text[start - 1 : start] == "/":
-            continue  # `/forgot-password`, `/api/token`: the end of a path, not a name
+        if text[start - 1 : start] in ("/", "<") or re.match(r"[\w}]:|::", text[start - 2 : start]):
+            # `/forgot-password`, `…:secret:MySecret-a1b2c3` (an ARN), `AWS::IAM::AccessKey`, and
+            # `<key>`, an XML tag (the rule for `<…Password>…</…Password>` reads those)
+            continue
         match = KEYED.match(text, start)
         if match is None:
             continue
         done = match.end()
         name, quote = match.group("name"), match.group("q") or ""
+        if not match.group("sep").strip() and text[start - 1 : start] in ("'", '"'):
+            continue  # `"ALLOW_USER_PASSWORD_AUTH" "ALLOW_CUSTOM_AUTH"`: a list of strings
         if quote and closes_a_literal(text, match.start("quoted") - 1):
             continue
         group = "quoted" if quote else "bare"
         value, call = match.group(group), match.group("call") is not None
-        if keyed_value_is_secret(name, match.group("sep"), value, quote, call):
+        after = text[match.end() : match.end() + 40]
+        if keyed_value_is_secret(name, match.group("sep"), value, quote, call, after):
             kind = "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
             yield match.start(group), match.end(group), kind
     if "==" in text or "!=" in text:

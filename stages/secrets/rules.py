@@ -9,7 +9,8 @@ Each rule declares `keywords`: lowercase literals of which one must occur in the
 to run at all (gitleaks' `keywords`). That is the prefilter that keeps redaction fast: most text
 holds none of them. Where a pattern starts with literals, the prefixes read from it are used
 instead (`gate` in __init__.py), since they cannot be wrong. A pattern's first capturing group,
-where it has one, is the secret; otherwise the whole match is.
+where it has one, is the secret (or the group named `secret`, where an earlier group is needed for a
+back-reference); otherwise the whole match is.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]
 E = r"(?![A-Za-z0-9])"  # the token ends here
 EW = r"(?![\w-])"  # ... for alphabets that include _ and -
 GLUED = r"\w.-"  # a token right after a word character, `.` or `-` belongs to something longer
+# A flag named in a sentence ("the --password option can't …") is followed by words, not a value.
+NOT_PROSE = r"(?![a-z]+[ \t]+[a-z]{2,}[ \t.,'])"
 # gitleaks' assignment between a keyword and its value: `=`, `:`, `:=`, `=>`, `?=`, `,`, `||`
 ASSIGN = r"""[\w.-]{0,25}?['"]?\s{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|\+=|,)[\x60'"\s=]{0,5}"""
 
@@ -85,14 +88,23 @@ def lower_pattern(pattern: str) -> str:
     for char in pattern:
         out.append(char if escaped else char.lower())
         escaped = not escaped and char == "\\"
-    return "".join(out)
+    return "".join(out).replace("(?p<", "(?P<")  # group names keep their case
 
 
-def keyed(kind: str, names: str, value: str, keywords: str, *, entropy: float = 0.0) -> Rule:
+def keyed(
+    kind: str,
+    names: str,
+    value: str,
+    keywords: str,
+    *,
+    entropy: float = 0.0,
+    check: Callable[[str], bool] | None = None,
+    not_after: str = "",
+) -> Rule:
     """A provider's secret written after its name (`SUMO_ACCESS_KEY = "…"`), the way gitleaks
     builds its context rules: the name, up to 25 more name characters, an assignment, the value."""
     pattern = r"(?i)(?:" + names + r")" + ASSIGN + r"(" + value + r")(?![\w+/=-])"
-    return rule(kind, keywords, pattern, entropy=entropy, not_after="")
+    return rule(kind, keywords, pattern, entropy=entropy, not_after=not_after, check=check)
 
 
 def assignment(kind: str, prefix: str, keyword: str, value: str, keywords: str) -> Rule:
@@ -133,6 +145,12 @@ def pem_body_ok(block: str) -> bool:
 
 def has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
+
+
+def random_base64(value: str) -> bool:
+    """40 random base64 characters (an AWS secret key) hold a digit and both cases: all but 0.2%
+    of them do, while `policy/AmazonLookoutVisionReadOnlyAccess` (an ARN's tail) does not."""
+    return has_digit(value) and any(c.islower() for c in value) and any(c.isupper() for c in value)
 
 
 # Provider token formats.
@@ -198,6 +216,7 @@ TOKENS: list[Rule] = [
         r"(?:A3T[A-Z0-9]|AKIA|ASIA)[A-Z0-9]{16}(?s:.){1,40}?(?<![A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})"
         r"(?![A-Za-z0-9/+=])",
         entropy=3.5,
+        check=random_base64,
     ),
     # gl: aws-amazon-bedrock-api-key-long-lived / -short-lived
     rule("aws_bedrock_api_key", "absk", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}"),
@@ -217,6 +236,24 @@ TOKENS: list[Rule] = [
         entropy=3.0,
     ),
     rule("github_token", "github_pat_", r"github_pat_\w{82}" + E, entropy=3.0),
+    # App installation tokens in the newer form: the app id, then a signed JWT
+    # (secretlint: secretlint-rule-github ng.app_installation_token)
+    rule(
+        "github_token",
+        "ghs_",
+        r"ghs_\d+_eyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]+" + EW,
+        check=lambda s: verify.jwt_ok(s.split("_", 2)[2]),
+    ),
+    # A token as a URL's user name: GitHub's `https://<token>:x-oauth-basic@github.com/…` and
+    # `https://<token>@github.com/…` (docs.github.com "Authenticating with a personal access token")
+    rule(
+        "github_token",
+        "@github.com",
+        r"://([A-Za-z0-9_]{30,})(?::x-oauth-basic)?@github\.com\b",
+        check=lambda s: has_digit(s) and not s.isdigit(),
+        entropy=3.0,
+        not_after="",
+    ),
     # GitLab token prefixes (docs.gitlab.com/ee/security/token_overview.html; gl: gitlab-*; ds:
     # GitLabTokenDetector; np: gitlab.1-3)
     rule(
@@ -390,7 +427,15 @@ TOKENS: list[Rule] = [
     ),
     rule("pulumi_token", "pul-", r"pul-[a-f0-9]{40}" + E, not_after=r"\w./-"),  # gl: pulumi-api-token
     rule("postman_token", "pmak-", r"(?i)PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + E),  # np: postman.1
-    rule("shopify_token", "shpat_ shpca_ shppa_ shpss_", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + E),
+    # Shopify: 32 hex, now 32-64 base62 (shopify.dev/changelog "app-secret-key-length-has-increased",
+    # "length-of-the-shopify-access-token-is-increasing")
+    rule("shopify_token", "shpat_ shpca_ shppa_ shpss_", r"shp(?:at|ca|pa|ss)_[a-zA-Z0-9]{32,64}" + E),
+    # Cloudflare's prefixed tokens: 40 characters, then an 8-character checksum
+    # (developers.cloudflare.com/fundamentals/api/get-started/token-formats/)
+    rule("cloudflare_token", "cfk_ cfut_ cfat_", r"(?:cfk|cfut|cfat)_[A-Za-z0-9]{48}" + E, entropy=3.0),
+    # Vercel personal, integration, app access/refresh tokens and AI Gateway keys (vercel.com
+    # changelog on token prefixes; secretlint-rule-vercel)
+    rule("vercel_token", "vcp_ vci_ vca_ vcr_ vck_", r"vc[picrk]_[A-Za-z0-9]{20,60}" + E, entropy=3.0),
     # Atlassian API tokens end in =<8 hex CRC> (np: atlassian.1; gl: atlassian-api-token)
     rule("atlassian_token", "atatt3", r"ATATT3[\w=-]{150,250}" + EW),
     rule(
@@ -486,7 +531,8 @@ TOKENS: list[Rule] = [
         "password_hash",
         "",
         r"\$(?:1|2[abxy]?|5|6|7|8|9|y|gy|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*|krb5asrep\$\d+"
-        r"|krb5tgs\$\d+)\$[^\s'\"]{20,}",
+        # crypt's alphabet with its `$` fields, argon2's m=…,t=…, krb5's user@realm: not code
+        r"|krb5tgs\$\d+)\$[\w./$=,+*:@-]{20,}",
         not_after="",
     ),
     # Kubernetes bootstrap tokens: 6 + 16 lowercase alphanumerics (kubernetes.io bootstrap-tokens
@@ -495,7 +541,7 @@ TOKENS: list[Rule] = [
         "kubernetes_token",
         ".",
         r"\.[a-z0-9]{16}(?![\w.])",
-        check=lambda s: s != "abcdef.0123456789abcdef" and has_digit(s) and not s.isdigit(),
+        check=lambda s: s != "abcdef.0123456789abcdef" and has_digit(s[-16:]) and not s[-16:].isdigit(),
         entropy=3.0,
         not_after="",
         grow=r"(?<![\w.])[a-z0-9]{6}",
@@ -567,6 +613,8 @@ CONTEXTUAL: list[Rule] = [
         r"[A-Za-z0-9/+=]{40}",
         "aws",
         entropy=3.0,
+        check=random_base64,
+        not_after=":",  # `arn:aws:iam::aws:policy/…` names no key
     ),
     # np: okta.1 (also `Authorization: SSWS 00…`)
     rule(
@@ -770,7 +818,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "url_with_credentials",
         "://",
-        r"://[A-Za-z0-9._%+!$&*=~-]{0,100}:([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@[\w.-]*\w",
+        r"://[A-Za-z0-9._%+!$&*=~-]{0,100}:([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@(?:[\w.-]*\w|\[[^\]\s]+\])",
         not_after="",
     ),
     rule(
@@ -793,6 +841,7 @@ STRUCTURES: list[Rule] = [
         r"(?i)(?:x-[\w-]*(?:token|key|secret|auth)[\w-]*|private-token)"
         r"[\"']?\s*:\s*[\"']?([\w+/=.~-]{16,})",
         not_after=r"\w-",
+        check=lambda s: not re.fullmatch(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+", s),  # self.creds.token
     ),
     rule(
         "http_auth_header",
@@ -806,6 +855,7 @@ STRUCTURES: list[Rule] = [
         "password pwd",
         r"(?i)(?:password|pwd)\s*=\s*([^;'\"\s][^;'\"\n]{0,200}?)\s*(?=[;\"']|$)",
         not_after=r"\w-",
+        check=lambda s: not re.match(r"(?i)(?:null|undefined|none|nil|true|false)\b|.*(?:[!=]=|&&|\|\|)", s),
         near=r";[^\n]{0,20}",
     ),
     # .netrc: machine h login u password p
@@ -827,13 +877,14 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "-p",
-        r"(?:-u|--user(?:name)?)[ =]\S+\s+(?:-p|--password)[ =]?['\"]?([^\s'\"]{2,200})",
+        r"(?:-u|--user(?:name)?)[ =]\S+\s+(?:-p[ =]?['\"]?|--password[ =]?['\"]?" + NOT_PROSE + r")"
+        r"([^\s'\"]{2,200})",  # `psexec -u a -p pass cmd`: after `-p` the command's words follow
         not_after=r"\w-",
     ),
     rule(
         "cli_credentials",
         "--password -password --pass /p:",
-        r"(?:--password|-password|--pass|/p:)[= ]\s?['\"]?([^\s'\";)]{4,})",
+        r"(?:--password|-password|--pass|/p:)[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})",
         not_after=r"\w-",
     ),
     # mysql -pSECRET (no space: the password is glued to the flag)
@@ -857,7 +908,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_api_key",
         "token secret password key",
-        r"(?i)<([\w-]*(?:token|secret|password|apikey|api_key|key)[\w-]*)>\s*([^<\s]{8,})\s*</\1>",
+        r"(?i)<([\w-]*(?:token|secret|password|apikey|api_key|key)[\w-]*)>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
         not_after="",
     ),
     # Android buildConfigField("String", "API_KEY", "\"…\"") (np: generic.2)

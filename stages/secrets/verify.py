@@ -73,7 +73,7 @@ STAND_IN = re.compile(
 )
 STAND_IN_WORDS = re.compile(
     r"(?i)^(?:null|none|nil|undefined|true|false|string|required|optional|secret|password|passwd"
-    r"|token|key|value|test|example|sample|dummy|empty|default|\$?\{\{.*\}\})$"
+    r"|token|key|value|test|example|sample|dummy|empty|default|username|user|\$?\{\{.*\}\})(?:\?|\[\])?$"
 )
 # Templates and references: ${X}, $VAR, $(cmd), %(x)s, {{x}}, #{x}, %VAR%, <x>. A `${…}`, `{{…}}`
 # or `#{…}` counts when it is closed and well formed: a name (or `{{`'s expression) then the closing

@@ -134,3 +134,77 @@ PUTTY = (
 )
 def test_common_credential_syntaxes_are_redacted(text, secret):
     assert secret not in redact(text)
+
+
+# Shapes that the survey of real code (docs/measure/redaction_code.py) found redacted before: a
+# name ending in a secret word followed by code, a path, a pattern, a type or prose.
+@pytest.mark.parametrize(
+    "text",
+    [
+        'raise ValueError(f"image tokens do not match: tokens: {n_image_tokens}, features: {n}")',
+        "num_valid_tokens = (new_tokens != pad_token_id).sum(dim=-1)",
+        "if token == TOKEN_LINESTATEMENT_BEGIN:\n    pass",
+        "old_num_tokens = self.final_logits_bias.shape[-1]",
+        "case 112:o.key=s?r.C0.ESC+`[1;`:r.C0.ESC+`OP`;break",
+        "e=e.get(r.key===null?n:r.key)||null",
+        "client.call(_request_auth=_request_auth, timeout=5)",
+        'USER_PASSWORD_AUTH = "USER_PASSWORD_AUTH"',
+        "resolved_api_key: _AzureApiKeyT | str | None = api_key",
+        "userpass = username + b':' + password",
+        "ph, pw = paddings",
+        "    # First pass: identify unused nodes",
+        '    Alternatively, you can pass "inline=False" to use if-else conditionals.',
+        "    :param password: encrypt private key with password",
+        '"S3Key": "my-app/5026-stage-150723_224258.war"',
+        '"S3ObjectKey": "aws-codepipeline-s3-aws-codedeploy_linux.zip"',
+        'CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities"',
+        '"ARN": "arn:aws:secretsmanager:us-west-2:123456789012:secret:MySecret2-a1b2c3"',
+        '"AWS::KMS::ReplicaKey": "903f43e74c8d8853"',
+        '"NextToken": "OzL223pDKy9116O/02KXRqFIEAwxjy4PkgYcm3hSo0rdysbXg5Ex0eFgTGEj0ADEac6S037U"',
+        '"ClientRequestToken": "f4c94ed7-238d-4c46-93db-48cd62ec33b7"',
+        'ZONE_ID_PAT = "(?:%25|%)(?:[" + UNRESERVED_PAT + "]|%[a-fA-F0-9]{2})"',
+        '"AmazonS3ReadOnlyAccess": "arn:aws:iam::aws:policy/AWSDirectoryServiceDataFullAccess"',
+        "parametrization_dict = cast(nn.ModuleDict, conv2d.parametrizations)",
+        "s.replace(/(^|[^\\\\])(\\\\\\\\)*([\"'`])/g,`$1$2\\\\$3`).replace(/>>/g,`\\\\>\\\\>`)",
+        "if(n.password){n.password=null;let t=Ft(new Uint8Array(hn));",
+        "{'X-Amz-S3session-Token': self.credentials.token}",
+        "private_key: PKCS7PrivateKeyTypes,",
+        '_SAM_KEY = "lambda:createdBy"',
+        "The --username and --password options can't be used with a URL.",
+        "if the username or the password is missing.",
+        'const PG_NO_AUTH = "postgresql://db.server.com:5432/production";',
+    ],
+)
+def test_code_paths_patterns_and_prose_around_secret_words_are_left_alone(text):
+    assert find_secrets(text) == []
+
+
+def test_an_xml_element_named_for_a_secret_loses_its_value_not_its_name():
+    redacted = redact("<apiToken>Zq8vR2mX7pL4wK9t</apiToken>")
+    assert redacted == "<apiToken>[REDACTED:generic_api_key]</apiToken>"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("SHOPIFY=shpat_r8TRc9ZXAvcVvcrmtr7qoVw69WeeY1ex", "shpat_r8TRc9ZXAvcVvcrmtr7qoVw69WeeY1ex"),
+        (
+            "cfut_Zq8vR2mX7pL4wK9tQ3nB6cY1hJ5dF0gS2aE7uI4o03fa099b",
+            "cfut_Zq8vR2mX7pL4wK9tQ3nB6cY1hJ5dF0gS2aE7uI4o03fa099b",
+        ),
+        ("token: vcp_Zq8vR2mX7pL4wK9tQ3nB6cY1hJ5dF0gS", "vcp_Zq8vR2mX7pL4wK9tQ3nB6cY1hJ5dF0gS"),
+        (
+            '"dep": "git+https://9f2c4e1a7b3d5f8e0c6a2b4d1e3f5a7c9b0d2e4f:x-oauth-basic@github.com/o/r.git"',
+            "9f2c4e1a7b3d5f8e0c6a2b4d1e3f5a7c9b0d2e4f",
+        ),
+        ("jdbc:mysql://ada:Zq7wX2pLm9k@[db1:3306,db2:3306]/app", "Zq7wX2pLm9k"),
+        ("postgres://ada:Zq7wX2pLm9k@[::1]:5432/app", "Zq7wX2pLm9k"),
+        (f"ghs_12345_{b64url({'alg': 'RS256', 'typ': 'JWT'})}.{PAYLOAD}.{SIGNATURE}", PAYLOAD),
+        (
+            "AZ_storageAccessKey:TP+G/9FTZRP1he1EpKilMercxSbMyqtaI9xTbc/3HqT2/FkxyIk1wVlBdem==",
+            "TP+G/9FTZRP1he1Ep",
+        ),
+    ],
+)
+def test_published_formats_and_credential_places_are_redacted(text, secret):
+    assert secret not in redact(text)
