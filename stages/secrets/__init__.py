@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover
 
 from pica.stages.secrets.keyed import find_keyed
 from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS, Rule
-from pica.stages.secrets.verify import TEMPLATE, entropy, token_is_stand_in
+from pica.stages.secrets.verify import FIELD, TEMPLATE, entropy, token_is_stand_in
 
 RULES: list[Rule] = TOKENS + CONTEXTUAL + STRUCTURES
 SHORTEST_KEYWORD = 3  # shorter keywords occur in nearly any text
@@ -130,7 +130,8 @@ def _secret_span(rule: Rule, text: str, match: re.Match[str]) -> tuple[int, int]
     if entropy(secret) < rule.min_entropy or token_is_stand_in(secret):
         return None
     # psexec -p %VAR% is a password for Nosey Parker; elsewhere a template is not a secret
-    if group and rule.kind != "cli_credentials" and TEMPLATE.search(secret):
+    templated = group and (TEMPLATE.search(secret) or FIELD.search(secret))
+    if templated and not (rule.kind == "cli_credentials" and re.fullmatch(r"%\w+%", secret)):
         return None
     return start, end
 

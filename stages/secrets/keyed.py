@@ -17,7 +17,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from pica.stages.secrets.verify import TEMPLATE, entropy, is_stand_in, sequential_run, wholly_sequential
+from pica.stages.secrets.verify import (
+    FIELD,
+    TEMPLATE,
+    entropy,
+    is_stand_in,
+    sequential_run,
+    wholly_sequential,
+)
 
 # A secret word followed, within the name, by an assignment: most mentions of "token" in prose
 # are not, and are skipped without a full match.
@@ -25,8 +32,9 @@ SECRET_WORD = re.compile(
     r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat|salt|seed)"
     r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?\\?[\"']?\]?[ \t]*(?:[:=,?+.!|<>]|is[ \t]|[\"'`]|string|str|char|const))"
 )
+# `secret_id` is Vault AppRole's SecretID, a credential (developer.hashicorp.com/vault/docs/auth/approle)
 SECRET_NAME = (
-    r"(?:secret|token|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
+    r"(?:secret[_-]?id|secret|token|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
     r"|credential|creds|auth|auth[_-]?key|pat|license[_-]?key|account[_-]?key|key|salt|seed)"
 )
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
@@ -66,11 +74,10 @@ IDENTIFIER = re.compile(
 CODE_EXPRESSION = re.compile(r"^[(\[{*]|^-[(\w]|:$|==(?!=*$)|!=|&&|\|\||\?\.|\w\?\w[\w.]*:")
 # What follows a bare value when it is an operand: `username + b":"`, `_KeyT | None`, `x * w`.
 OPERATOR_AFTER = re.compile(r"[ \t]+(?:[-+*/%|&^]|//|\*\*|or|and|if)[ \t]")
-# A regular expression (`(?:%25|%)`, `\d{4}`) or an f-string / str.format field (`{kernel_name}_out`;
-# three or more name characters, so the braces of a password like `m{{h}o)p…` are not one).
+# A regular expression (`(?:%25|%)`, `\d{4}`), a glob, or a format field (`{kernel_name}_out`, `%s`).
 PATTERN_OR_FIELD = re.compile(
-    r"\(\?[:P<!=i]|\\[dDwWsSb/-]|\[[a-zA-Z0-9]-[a-zA-Z0-9]|\.\*|\*\.|(?<!\{)\{[A-Za-z_][\w.]{2,}(?:![rsa])?(?::[^{}]*)?\}"
-    r"|%[-#0-9.]*[sdr](?![A-Za-z0-9])"
+    r"\(\?[:P<!=i]|\\[dDwWsSb/-]|\[[a-zA-Z0-9]-[a-zA-Z0-9]|\.\*|\*\.|%[-#0-9.]*[sdr](?![A-Za-z0-9])|"
+    + FIELD.pattern
 )
 # An unquoted value that names a variable or a type: `rc5_key_st`, `s3_uri_value`, `PKCS7PrivateKeyTypes`,
 # `_AccessPath`. Bare words in a config file are values; in code they are names.
@@ -88,7 +95,7 @@ PATH_LIKE = re.compile(
 # Names that are not secrets though they end in one of the words (gitleaks' generic-api-key
 # allowlist): ids, public halves, paths, sizes, URLs.
 NOT_SECRET_NAME = re.compile(
-    r"(?i)public|publish|_id$|[a-z]Id$|path|file|url|uri|host|type|name|length|size|count|csrf"
+    r"(?i)public|publish|(?<!secret)_id$|[a-z]Id$|path|file|url|uri|host|type|name|length|size|(?<!ac)count|csrf"
     r"|endpoint|_format|keyboard|keyword|keypress|keycode|keystore|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial"
     r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs
@@ -162,8 +169,10 @@ def keyed_value_is_secret(
         # arguments are not named by the assignment (ds: is_indirect_reference; gitleaks' generic
         # value must end at a quote, space or `;`, never at `(`).
         return False
-    if IDENTIFIER.match(value):
-        return False  # a call, an attribute, an indexing, a camelCase identifier
+    if IDENTIFIER.match(value) and not (quote and re.search(r"\d[A-Za-z]", value)):
+        # a call, an attribute, an indexing, a camelCase identifier; but a quoted `a.b.c` whose
+        # parts mix digits into letters is a dotted token (a Discord bot token, `sl.…`), not a name
+        return False
     if quote and password_name and re.fullmatch(r"[A-Z0-9_]+", value):
         return True  # password "ADMIN_PASS": a quoted literal, not a constant's name
     # Words joined by `_`/`-`, also as a selector or anchor (`#add-password`: Nosey Parker's

@@ -147,6 +147,13 @@ def has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
 
 
+def not_a_dotted_name(value: str) -> bool:
+    """`api_key.value`, `self.creds.token` name a value in code; `oHIL3mk.Vhu0LY.FK1U…` (parts
+    mixing digits into letters) is a dotted token."""
+    dotted_name = re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", value) is not None
+    return not dotted_name or re.search(r"\d[A-Za-z]", value) is not None
+
+
 def random_base64(value: str) -> bool:
     """40 random base64 characters (an AWS secret key) hold a digit and both cases: all but 0.2%
     of them do, while `policy/AmazonLookoutVisionReadOnlyAccess` (an ARN's tail) does not."""
@@ -371,6 +378,14 @@ TOKENS: list[Rule] = [
         not_after="",
         grow=r"(?<![\w.-])[MNO][\w-]{23,25}",
         entropy=3.5,
+    ),
+    # Discord webhooks: /api/webhooks/{webhook.id}/{webhook.token} (discord.com/developers/docs,
+    # "Execute Webhook"); the token is 68 base64url characters
+    rule(
+        "discord_webhook_url",
+        "discord.com/api/webhooks/ discordapp.com/api/webhooks/",
+        r"(?i)discord(?:app)?\.com/api/webhooks/\d{17,20}/([\w-]{60,70})" + EW,
+        not_after="",
     ),
     # HashiCorp: Terraform Cloud tokens (gl: hashicorp-tf-api-token); Vault hvs./hvb./hvr. (>=1.10,
     # gl: vault-service-token, vault-batch-token; np: hashicorp.4-6); legacy s./b./r. tokens need a
@@ -841,7 +856,7 @@ STRUCTURES: list[Rule] = [
         r"(?i)(?:x-[\w-]*(?:token|key|secret|auth)[\w-]*|private-token)"
         r"[\"']?\s*:\s*[\"']?([\w+/=.~-]{16,})",
         not_after=r"\w-",
-        check=lambda s: not re.fullmatch(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+", s),  # self.creds.token
+        check=not_a_dotted_name,
     ),
     rule(
         "http_auth_header",
@@ -887,6 +902,21 @@ STRUCTURES: list[Rule] = [
         r"(?:--password|-password|--pass|/p:)[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})",
         not_after=r"\w-",
     ),
+    # --token/--api-key flags (`az devops login --token …`, `huggingface-cli login --token …`)
+    rule(
+        "cli_credentials",
+        "--token --api-key --apikey --access-token --auth-token --client-secret --secret",
+        r"--(?:token|api-?key|access-token|auth-token|client-secret|secret)[= ]\s?['\"]?"
+        + NOT_PROSE
+        + r"([^\s'\";)]{12,})",
+        entropy=3.0,
+        not_after=r"\w-",
+        # not a metavariable (ACCESS_TOKEN), a phrase (my-Bitbucket-password) or a typed stand-in
+        # (kubeadm's documented abcdef.0123456789abcdef): tokens are machine-made
+        check=lambda s: (
+            not re.fullmatch(r"[A-Z][A-Z0-9_]*|[A-Za-z]+(?:-[A-Za-z]+)+", s) and not verify.sequential_run(s)
+        ),
+    ),
     # mysql -pSECRET (no space: the password is glued to the flag)
     rule("cli_credentials", "mysql", r"\bmysql(?:dump)?\b[^\n]*?\s-p([^\s'\"-][^\s'\"]{3,})", not_after=""),
     # Connect-VIServer -User u -Password p (np: vmware.1)
@@ -909,6 +939,26 @@ STRUCTURES: list[Rule] = [
         "generic_api_key",
         "token secret password key",
         r"(?i)<([\w-]*(?:token|secret|password|apikey|api_key|key)[\w-]*)>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
+        not_after="",
+    ),
+    # A secret named in a name/value pair: Kubernetes and Compose `env` lists (`- name: DB_PASSWORD`
+    # then `value: …`), JSON settings `{"name": "registry-password", "value": "…"}`
+    rule(
+        "generic_password",
+        "name",
+        r"(?i)\bname[\"']?\s*[:=]\s*[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey|credential)"
+        r"[\w.-]*[\"']?\s*[,\n]\s*(?:-\s*)?[\"']?value[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',})]{4,})",
+        not_after=r"\w",
+        check=not_a_dotted_name,
+    ),
+    # A secret named in a pair of strings: C#'s `{ "AccountKey", "…" }`, Python's `("api_key", "…")`;
+    # only a random key-alphabet value, since a pair of names is a list too
+    rule(
+        "generic_api_key",
+        "key secret token",
+        r"[\"'][\w.-]*(?:Key|KEY|key|Secret|SECRET|secret|Token|TOKEN|token)[\"']\s*,\s*[\"']([A-Za-z0-9+/=_.-]{20,})[\"']",
+        check=random_base64,
+        entropy=3.5,
         not_after="",
     ),
     # Android buildConfigField("String", "API_KEY", "\"…\"") (np: generic.2)

@@ -91,6 +91,11 @@ TEMPLATE = re.compile(
 )
 
 
+# A str.format / f-string field, `{auth_token}` (three or more name characters, so the braces of a
+# password like `m{{h}o)p…` are not one).
+FIELD = re.compile(r"(?<!\{)\{[A-Za-z_][\w.]{2,}(?:![rsa])?(?::[^{}]*)?\}")
+
+
 # Characters that follow one another: digits in keyboard order (…8, 9, 0) and the alphabet.
 NEXT = {a: b for seq in ("12345678901", "abcdefghijklmnopqrstuvwxyz") for a, b in itertools.pairwise(seq)}
 

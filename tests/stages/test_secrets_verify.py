@@ -173,6 +173,11 @@ def test_common_credential_syntaxes_are_redacted(text, secret):
         "The --username and --password options can't be used with a URL.",
         "if the username or the password is missing.",
         'const PG_NO_AUTH = "postgresql://db.server.com:5432/production";',
+        "aws cognito-idp delete-user --access-token ACCESS_TOKEN",
+        "client.create(name=api_key.name, value=api_key.value)",
+        'fields = ("password", "username")',
+        "  - name: API_TOKEN\n    valueFrom:\n      secretKeyRef: {name: app, key: token}",
+        "role_id = '9f2c4e1a-7b3d-4f8e-8c6a-2b4d1e3f5a7c'",
     ],
 )
 def test_code_paths_patterns_and_prose_around_secret_words_are_left_alone(text):
@@ -203,6 +208,30 @@ def test_an_xml_element_named_for_a_secret_loses_its_value_not_its_name():
         (
             "AZ_storageAccessKey:TP+G/9FTZRP1he1EpKilMercxSbMyqtaI9xTbc/3HqT2/FkxyIk1wVlBdem==",
             "TP+G/9FTZRP1he1Ep",
+        ),
+        (
+            "storageAccountKey: Ar4/2iY8L0rEMeQaijINnfaMJr7vqjfbPgmJayw6Pu5l9ZI+GrFDm1uIWOqXk5RQLr==",
+            "Ar4/2iY8L0r",
+        ),
+        ("env:\n  - name: DB_PASSWORD\n    value: Zq7wX2pLm9k\n", "Zq7wX2pLm9k"),
+        (
+            '{"name":"registry-password","value":"VP2rvkuld42mr3jNjM+rVbvIzVuZ"}',
+            "VP2rvkuld42mr3jNjM+rVbvIzVuZ",
+        ),
+        ('{ "AccountKey", "8jqRVtXUWiEthgIhR+dFwrB8gh3lFuquvJQ1v4eabObIj7okI1cZ==" }', "8jqRVtXUWiEthgIhR"),
+        (
+            "az devops login --token A0us9bS1c6qe5blb6CT4FGRR4JcmPDg7uadVFmw4D65b",
+            "A0us9bS1c6qe5blb6CT4FGRR4J",
+        ),
+        (
+            'discord_bot_token = "oHILWmk3qakMYbqAikD9R0nJ.Vhu0LY.FK1U_2L2Of8Bm5ESbD6Cy4VKu2K"',
+            "oHILWmk3qakMYbqAik",
+        ),
+        ('secret_id = "9f2c4e1a-7b3d-4f8e-8c6a-2b4d1e3f5a7c"', "9f2c4e1a-7b3d-4f8e-8c6a-2b4d1e3f5a7c"),
+        (
+            "https://discord.com/api/webhooks/1369248176954937405/"
+            "Q7bFGgbEMoZ-tRHuA4QHk3xTNC7aB9vLm2Xq8Rt5Yp1Ws4Ze6Uf3Gh0Jk7Dn9Cv2Bx5Mz",
+            "Q7bFGgbEMoZ-tRHuA4QHk3xTNC7aB9vLm2Xq8Rt5Yp1Ws4Ze6Uf3Gh0Jk7Dn9Cv2Bx5Mz",
         ),
     ],
 )
