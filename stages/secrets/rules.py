@@ -946,7 +946,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "name",
-        r"(?i)\bname[\"']?\s*[:=]\s*[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey|credential)"
+        r"(?i)name[\"']?\s*[:=]\s*[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey|credential)"
         r"[\w.-]*[\"']?\s*[,\n]\s*(?:-\s*)?[\"']?value[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',})]{4,})",
         not_after=r"\w",
         check=not_a_dotted_name,
@@ -956,10 +956,11 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_api_key",
         "key secret token",
-        r"[\"'][\w.-]*(?:Key|KEY|key|Secret|SECRET|secret|Token|TOKEN|token)[\"']\s*,\s*[\"']([A-Za-z0-9+/=_.-]{20,})[\"']",
+        r"(?i)(?:key|secret|token)[\"']\s*,\s*[\"']([a-z0-9+/=_.-]{20,})[\"']",
         check=random_base64,
         entropy=3.5,
         not_after="",
+        near=r"[\"'][\w.-]*",  # the name is a quoted string
     ),
     # Android buildConfigField("String", "API_KEY", "\"…\"") (np: generic.2)
     rule(
