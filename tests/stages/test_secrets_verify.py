@@ -228,6 +228,8 @@ def test_an_xml_element_named_for_a_secret_loses_its_value_not_its_name():
             "oHILWmk3qakMYbqAik",
         ),
         ('secret_id = "9f2c4e1a-7b3d-4f8e-8c6a-2b4d1e3f5a7c"', "9f2c4e1a-7b3d-4f8e-8c6a-2b4d1e3f5a7c"),
+        ("SECRET_KEY = r'django-insecure-8f#k2l$9q0z'", "django-insecure-8f#k2l$9q0z"),
+        ("password = b'Zx9-Lq2vB7'", "Zx9-Lq2vB7"),
         (
             "https://discord.com/api/webhooks/1369248176954937405/"
             "Q7bFGgbEMoZ-tRHuA4QHk3xTNC7aB9vLm2Xq8Rt5Yp1Ws4Ze6Uf3Gh0Jk7Dn9Cv2Bx5Mz",
