@@ -43,7 +43,7 @@ KEYED = re.compile(
     r"(?:[ \t]*:?[ \t]*(?:string|String|str|&str|const\s+char\s*\*|char\s*\*)(?=[ \t]*[:=]))?"
     r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|:(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
     r"|[ \t]+is[ \t]+|[ \t]+(?=[\"'])|,(?=[^\s,]))"
-    r"(?P<call>\w+\()?[ \t]*(?:[rRbBuUfF]{1,2}(?=[\"']))?"  # Python's r'', b'', f'' literals
+    r"(?P<call>\w+\()?[ \t]*(?P<prefix>[rRbBuUfF]{1,2}(?=[\"']))?"  # Python's r'', b'', f'' literals
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
     r"|(?P<bare>(?:(?!\\[nrt])[^\s\"'`,;)}\]]){4,300}))"
 )
@@ -251,6 +251,8 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             continue
         group = "quoted" if quote else "bare"
         value, call = match.group(group), match.group("call") is not None
+        if "f" in (match.group("prefix") or "").lower() and "{" in value:
+            continue  # an f-string with a field: its value is computed
         after = text[match.end() : match.end() + 40]
         if keyed_value_is_secret(name, match.group("sep"), value, quote, call, after):
             kind = "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"

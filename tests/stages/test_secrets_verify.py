@@ -174,6 +174,7 @@ def test_common_credential_syntaxes_are_redacted(text, secret):
         "if the username or the password is missing.",
         'const PG_NO_AUTH = "postgresql://db.server.com:5432/production";',
         "aws cognito-idp delete-user --access-token ACCESS_TOKEN",
+        'attributes_key = f"{decapitalize(decision_type)}DecisionAttributes"',
         "client.create(name=api_key.name, value=api_key.value)",
         'fields = ("password", "username")',
         "  - name: API_TOKEN\n    valueFrom:\n      secretKeyRef: {name: app, key: token}",
