@@ -3,13 +3,15 @@ site-packages (installed packages: code, tests, docs, data), none of it written 
 though some of it does (test fixtures, documentation examples).
 
     python docs/measure/redaction_code.py [--part dev|check] [--show N]
+    python docs/measure/redaction_code.py --dir /usr/include --dir /usr/lib/node_modules [--show N]
 
 Packages are split by the SHA-1 of their top-level name (the standard library goes to dev), so
 rules are corrected looking at the development part's redactions and the check part measures how
 the corrections generalise. Prints, per part, the files and characters read and the redactions
 per class; `--show N` prints N random redactions of each class with the text around them
 (`«…»` marks what is redacted). The figures depend on what is installed: compare before and after
-a change on the same environment.
+a change on the same environment. `--dir` reads other folders instead, as one part named "other"
+(C headers, JavaScript, Perl: languages the rules were not corrected on).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ SUFFIXES = {
     ".ts",
     ".sh",
 }
+# --dir reads other languages too
+OTHER_SUFFIXES = SUFFIXES | {".mjs", ".cjs", ".h", ".hpp", ".c", ".cc", ".pl", ".pm", ".rb", ".vim", ".cmake"}
 LARGEST = 2_000_000  # characters; bigger files are generated data
 
 
@@ -52,15 +56,15 @@ def units() -> list[tuple[str, Path]]:
     return out
 
 
-def files(root: Path, skip: Path) -> list[Path]:
+def files(root: Path, skip: Path, suffixes: set[str]) -> list[Path]:
     if root.is_file():
-        return [root] if root.suffix in SUFFIXES else []
+        return [root] if root.suffix in suffixes else []
     found = []
     for folder, dirs, names in os.walk(root):
         if Path(folder) == skip:
             dirs.clear()  # site-packages inside the standard library's folder is read by package
             continue
-        found += [Path(folder) / n for n in names if Path(n).suffix in SUFFIXES]
+        found += [Path(folder) / n for n in names if Path(n).suffix in suffixes]
     return found
 
 
@@ -68,14 +72,16 @@ def main(argv: list[str]) -> None:
     chosen = [argv[argv.index("--part") + 1]] if "--part" in argv else ["dev", "check"]
     show = int(argv[argv.index("--show") + 1]) if "--show" in argv else 0
     site = Path(sysconfig.get_paths()["purelib"])
-    for part in chosen:
+    folders = [Path(argv[i + 1]) for i, arg in enumerate(argv) if arg == "--dir"]
+    parts = [("other", folder) for folder in folders] if folders else units()
+    for part in ["other"] if folders else chosen:
         counts: Counter[str] = Counter()
         seen: dict[str, list[str]] = defaultdict(list)
         read = chars = 0
-        for unit_part, root in units():
+        for unit_part, root in parts:
             if unit_part != part:
                 continue
-            for path in files(root, site):
+            for path in files(root, site, OTHER_SUFFIXES if folders else SUFFIXES):
                 try:
                     text = path.read_text(encoding="utf-8")
                 except (UnicodeDecodeError, OSError):

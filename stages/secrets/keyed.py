@@ -41,7 +41,7 @@ NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 KEYED = re.compile(
     r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)(?![A-Za-z])\\?[\"']?\]?"
     r"(?:[ \t]*:?[ \t]*(?:string|String|str|&str|const\s+char\s*\*|char\s*\*)(?=[ \t]*[:=]))?"
-    r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|:(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
+    r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|:(?!:)(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
     r"|[ \t]+is[ \t]+|[ \t]+(?=[\"'])|,(?=[^\s,]))"
     r"(?P<call>\w+\()?[ \t]*(?P<prefix>[rRbBuUfF]{1,2}(?=[\"']))?"  # Python's r'', b'', f'' literals
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
@@ -66,18 +66,22 @@ IDENTIFIER = re.compile(
     r"^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?|[A-Za-z_]\w*[(\[].*|[a-z]{2,}(?:[A-Z][a-z]{2,})+\d*)$"
 )
 # An unquoted value that is an expression of code, not a literal: it opens a tuple, list, dict or
-# set (or a `{name}` placeholder), ends a Python block header (`if token == TOKEN_NAME:`), or holds
-# an operator no config value is written with (`r.key===null?n:r.key`, `a&&b`, `x?.y`). In
+# set (or a `{name}` placeholder), negates, reads `this.`/`self.`, ends a Python block header
+# (`if token == TOKEN_NAME:`), or holds an operator no config value is written with
+# (`r.key===null?n:r.key`, `a&&b`, `x?.y`, `p->key`, a chained `P.a=P.b=…`; a token may hold `=`),
+# or is a Vim script scoped name (`s:all_tokens[…]`, `a:dict`) or a Perl `qr/…/`. In
 # configuration (.env, YAML, INI, a shell) values are bare; in code a bare right-hand side is an
 # expression, and what it evaluates to is not in the text (detect-secrets' KeywordDetector wants
 # quotes in code files for that reason).
-CODE_EXPRESSION = re.compile(r"^[(\[{*]|^-[(\w]|:$|==(?!=*$)|!=|&&|\|\||\?\.|\w\?\w[\w.]*:")
+CODE_EXPRESSION = re.compile(
+    r"^[(\[{*!]|^-[(\w]|^\$\{|^(?:this|self)\.|:$|==(?!=*$)|!=|&&|\|\||\?\.|->|\w\?\w[\w.]*:"
+    r"|^[A-Za-z_$][\w$]*\.[\w$.#]*=[^=]|^[a-z_]+=[^=]|^\d*=|^[sgalvbwt]:[A-Za-z_]|^qr/"
+)
 # What follows a bare value when it is an operand: `username + b":"`, `_KeyT | None`, `x * w`.
 OPERATOR_AFTER = re.compile(r"[ \t]+(?:[-+*/%|&^]|//|\*\*|or|and|if)[ \t]")
 # A regular expression (`(?:%25|%)`, `\d{4}`), a glob, or a format field (`{kernel_name}_out`, `%s`).
 PATTERN_OR_FIELD = re.compile(
-    r"\(\?[:P<!=i]|\\[dDwWsSb/-]|\[[a-zA-Z0-9]-[a-zA-Z0-9]|\.\*|\*\.|%[-#0-9.]*[sdr](?![A-Za-z0-9])|"
-    + FIELD.pattern
+    r"\(\?[:P<!=i]|\\[dDwWsSb/|+(){}<>-]|\[[a-zA-Z0-9]-[a-zA-Z0-9]|\.\*|\*\.|" + FIELD.pattern
 )
 # An unquoted value that names a variable or a type: `rc5_key_st`, `s3_uri_value`, `PKCS7PrivateKeyTypes`,
 # `_AccessPath`. Bare words in a config file are values; in code they are names.
@@ -97,7 +101,7 @@ PATH_LIKE = re.compile(
 NOT_SECRET_NAME = re.compile(
     r"(?i)public|publish|(?<!secret)_id$|[a-z]Id$|path|file|url|uri|host|type|name|length|size|(?<!ac)count|csrf"
     r"|endpoint|_format|keyboard|keyword|keypress|keycode|keystore|keyring|monkey|turkey|passage"
-    r"|compass|bypass|passthrough|passive|patch|pattern|spatial"
+    r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass"
     r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs
     r"|request_?token|idempotency|change_?token|lock_?token"  # keys that make a request idempotent
     r"|pub_?key|(?:cache|sort|primary|foreign|partition|result|dest|lookup|range|object|s3|group|dict"
@@ -125,14 +129,21 @@ def keyed_value_is_secret(
     word = re.sub(r"[ _-]?\d+$", "", name.rsplit(".", 1)[-1])  # `o.key` -> key, `Pass 1` -> Pass
     if word in ("pass", "Pass") and sep != "=":
         return False  # the English word and Python's keyword: "First pass: …", "you can pass '…'"
-    if value.strip("_").lower().rstrip("0123456789") == word.strip("_").lower():
-        return False  # `auth=auth` passes a variable on; `X_PASSWORD = "X_PASSWORD"` names itself
+    last = re.split(r"[_.-]", word)[-1].lower()
+    if value.strip("_").lower().rstrip("0123456789") in (word.strip("_").lower(), last):
+        return False  # `auth=auth` passes a variable on; `X_PASS = "Pass"` names itself
+    if not quote and sep.strip() in ("==", "!=", "===", "!=="):
+        return False  # a name compared with a name; a compared secret is a quoted literal
+    if re.fullmatch(r"[\^~<>=]*v?\d+(?:\.\d+)+(?:[-+.][\w.]+)?", value):
+        return False  # a version or version range (`"minipass": "^7.0.3"`)
     if sep == ",":  # a CSV row: only a random blob, not the next column's word
         blob = re.fullmatch(r"[A-Za-z0-9+/_.-]+=*", value) is not None and not IDENTIFIER.match(value)
         blob = blob and re.search(r"\d", value) is not None  # a random blob, not `no-password-required`
         return not quote and blob and len(value) >= 16 and entropy(value) >= 3.5
-    if sep.strip() in ("", "is") and not password_name:
-        return False  # Gradle's `password "value"`, detect-secrets' `password is …`: passwords only
+    if sep.strip() in ("", "is") and not re.search(r"(?i)passw(?:or)?d$|passwd$", word):
+        # Gradle's `password "value"`, detect-secrets' `password is …`: a password by its full name,
+        # not CMake's `message(CHECK_PASS "found")`, an argument list
+        return False
     if NOT_SECRET_NAME.search(name) or (PROVIDER_NAME.search(name) and KEY_ALPHABET.fullmatch(value)):
         return False
     if not any(c.isalnum() for c in value):
@@ -188,8 +199,8 @@ def keyed_value_is_secret(
         return len(value) >= 4 if quote else len(value) >= 6 and not re.fullmatch(r"[A-Z_]+", value)
     if quote and " " in value:
         return False
-    if re.fullmatch(r"[A-Za-z]+", value) or re.fullmatch(r"[A-Z_]{3,}", value):
-        return False  # a word or a CONSTANT name
+    if re.fullmatch(r"[A-Za-z]+", value) or re.fullmatch(r"[A-Z_]{3,}\d*", value):
+        return False  # a word or a CONSTANT name (`MYTOKEN1`)
     return len(value) >= 8 and entropy(value) >= 3.0
 
 
@@ -202,11 +213,15 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool) ->
         return True  # a template filled in by `.format(…)` or `%`
     if PATH_LIKE.match(value) or PATTERN_OR_FIELD.search(value) or value.startswith(("arn:", "urn:")):
         return True
-    if not quote and value.isalpha() and re.match(r"[ \t]+[A-Za-z]", after):
-        return True  # a word in a sentence: `:param password: encrypt the key with it`
-    # a variable or type name, or a namespaced tag; a password may be any word, so not for those
-    bare_name = not quote and NAME_OF_CODE.fullmatch(value) is not None
-    return not password_name and (bare_name or QUALIFIED_NAME.fullmatch(value) is not None)
+    if not quote and value.isalpha() and re.match(r"[,.;:!?]?[ \t]+[A-Za-z]", after):
+        return True  # a word in a sentence: `:param password: encrypt …`, `password is memorable, I…`
+    if re.fullmatch(r"--?[a-z]+(?:-[a-z]+)*", value) and not password_name:
+        return True  # an option's name (`$key = '-exitval'`)
+    # a variable or type name, or a namespaced tag; a password may be any word, so not for those;
+    # a type named for the idea (`"_DSAPrivateKey"`, a quoted forward reference) is one, quoted too
+    if NAME_OF_CODE.fullmatch(value) and (not quote or CONCEPT_WORDS.search(value)) and not password_name:
+        return True
+    return not password_name and QUALIFIED_NAME.fullmatch(value) is not None
 
 
 def closes_a_literal(text: str, at: int) -> bool:

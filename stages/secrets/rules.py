@@ -884,7 +884,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "-u --user",
-        r"(?:--user|-u)[ =]['\"]?[^\s:'\"]{1,100}:['\"]?([^\s'\"]{3,200})",
+        r"(?:--user|-u)[ =]['\"]?[^\s:'\"]{1,100}:(?!:)['\"]?([^\s'\"]{3,200})",  # not Perl's A::B
+        check=lambda s: not re.search(r"\w\(", s),  # not a call: `-u ".s:Escape(fnamemodify(…`
         entropy=2.0,
         not_after=r"\w-",
     ),
@@ -934,11 +935,11 @@ STRUCTURES: list[Rule] = [
         r"([A-Za-z0-9%._~+/-]{12,})",
         not_after="",
     ),
-    # <SomethingToken>value</SomethingToken> (gitleaks' xml sample templates)
+    # <SomethingToken>value</SomethingToken> (gitleaks' xml sample templates); a plist's <key> names one
     rule(
         "generic_api_key",
         "token secret password key",
-        r"(?i)<([\w-]*(?:token|secret|password|apikey|api_key|key)[\w-]*)>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
+        r"(?i)<((?![\w-]*keyword|key>)[\w-]*(?:token|secret|password|apikey|api_key|key)[\w-]*)>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
         not_after="",
     ),
     # A secret named in a name/value pair: Kubernetes and Compose `env` lists (`- name: DB_PASSWORD`

@@ -72,7 +72,7 @@ STAND_IN = re.compile(
     r"|your|here\b|<[^>]*>"
 )
 STAND_IN_WORDS = re.compile(
-    r"(?i)^(?:null|none|nil|undefined|true|false|string|required|optional|secret|password|passwd"
+    r"(?i)^(?:null|nullptr|none|nil|undefined|true|false|string|required|optional|secret|password|passwd|pass"
     r"|token|key|value|test|example|sample|dummy|empty|default|username|user|\$?\{\{.*\}\})(?:\?|\[\])?$"
 )
 # Templates and references: ${X}, $VAR, $(cmd), %(x)s, {{x}}, #{x}, %VAR%, <x>. A `${…}`, `{{…}}`
@@ -92,8 +92,8 @@ TEMPLATE = re.compile(
 
 
 # A str.format / f-string field, `{auth_token}` (three or more name characters, so the braces of a
-# password like `m{{h}o)p…` are not one).
-FIELD = re.compile(r"(?<!\{)\{[A-Za-z_][\w.]{2,}(?:![rsa])?(?::[^{}]*)?\}")
+# password like `m{{h}o)p…` are not one), or a printf one, `%s`.
+FIELD = re.compile(r"(?<!\{)\{[A-Za-z_][\w.]{2,}(?:![rsa])?(?::[^{}]*)?\}|%[-#0-9.]*[sdr](?![A-Za-z0-9])")
 
 
 # Characters that follow one another: digits in keyboard order (…8, 9, 0) and the alphabet.
@@ -139,9 +139,16 @@ def wholly_sequential(value: str) -> bool:
     return any(upper in sequence for sequence in sequences)
 
 
+# The fixed DER start of a SubjectPublicKeyInfo in base64 (RFC 5280): EC P-256, RSA 2048, Ed25519.
+PUBLIC_KEY_DER = ("MFkwEwYHKoZIzj0CAQ", "MIIBIjANBgkqhkiG9w0BAQEFAAOC", "MCowBQYDK2Vw")
+
+
 def is_stand_in(value: str) -> bool:
-    """xxxx, 0000…, ***, YOUR_KEY_HERE, a truncated `abc...`: written to stand for a secret."""
+    """xxxx, 0000…, ***, YOUR_KEY_HERE, a truncated `abc...`: written to stand for a secret; or a
+    public key, which is published."""
     if not value or STAND_IN.search(value) or STAND_IN_WORDS.match(value):
+        return True
+    if value.startswith(PUBLIC_KEY_DER):
         return True
     return len(value) >= 8 and Counter(value).most_common(1)[0][1] > len(value) / 2
 
