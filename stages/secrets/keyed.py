@@ -96,6 +96,7 @@ PATH_LIKE = re.compile(
     r"|^[\w-]+\.(?:zip|tar|gz|tgz|ova|vmdk|war|jar|json|ya?ml|txt|csv|py|js|ts|sh|exe|dll|so|png|jpe?g"
     r"|gif|svg|pdf|html?|xml|md|log|conf|cfg|ini|toml|lock|bin|img|iso|deb|rpm|whl|db|sqlite)$"
 )
+LOCATOR_STARTS = ("/", "./", "~/", "%", "@", "env.", "process.env", "os.environ", "arn:", "urn:")
 # Names that are not secrets though they end in one of the words (gitleaks' generic-api-key
 # allowlist): ids, public halves, paths, sizes, URLs.
 NOT_SECRET_NAME = re.compile(
@@ -167,10 +168,6 @@ def keyed_value_is_secret(
     # runs in real ones; there only a value that is wholly sequential is a stand-in (detect-secrets).
     if wholly_sequential(value) or (not password_name and sequential_run(value)):
         return False
-    if value.startswith(("/", "./", "~/", "%", "@", "env.", "process.env", "os.environ")):
-        return False
-    if re.match(r"[A-Za-z][\w+.-]*://[^@\s]*$", value):
-        return False  # a URL without credentials in it (one with them is its own rule's)
     if MALFORMED_TOKEN.match(value):
         return False  # a provider's prefix on a body that is not that provider's format: made up
     if UUID.match(value):
@@ -211,8 +208,10 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool) ->
         return True  # an expression, or an operand of one
     if quote and re.match(r"\.format\(|[ \t]*%[ \t]", after):
         return True  # a template filled in by `.format(…)` or `%`
-    if PATH_LIKE.match(value) or PATTERN_OR_FIELD.search(value) or value.startswith(("arn:", "urn:")):
-        return True
+    if PATH_LIKE.match(value) or PATTERN_OR_FIELD.search(value) or value.startswith(LOCATOR_STARTS):
+        return True  # a path, a reference to the environment, an ARN: where a secret is, not one
+    if re.match(r"[A-Za-z][\w+.-]*://[^@\s]*$", value):
+        return True  # a URL without credentials in it (one with them is its own rule's)
     if not quote and value.isalpha() and re.match(r"[,.;:!?]?[ \t]+[A-Za-z]", after):
         return True  # a word in a sentence: `:param password: encrypt …`, `password is memorable, I…`
     if re.fullmatch(r"--?[a-z]+(?:-[a-z]+)*", value) and not password_name:
