@@ -22,6 +22,8 @@ from pica.stages.secrets.verify import (
     TEMPLATE,
     entropy,
     is_stand_in,
+    random_enough,
+    random_letters,
     sequential_run,
     wholly_sequential,
 )
@@ -74,7 +76,7 @@ IDENTIFIER = re.compile(
 # expression, and what it evaluates to is not in the text (detect-secrets' KeywordDetector wants
 # quotes in code files for that reason).
 CODE_EXPRESSION = re.compile(
-    r"^[(\[{*!]|^-[(\w]|^\$\{|^(?:this|self)\.|:$|==(?!=*$)|!=|&&|\|\||\?\.|->|\w\?\w[\w.]*:"
+    r"^[(\[{*!]|^-(?:\(|\w(?![\w-]{15}))|^\$\{|^(?:this|self)\.|:$|==(?!=*$)|!=|&&|\|\||\?\.|->|\w\?\w[\w.]*:"
     r"|^[A-Za-z_$][\w$]*\.[\w$.#]*=[^=]|^[a-z_]+=[^=]|^\d*=|^[sgalvbwt]:[A-Za-z_]|^qr/"
 )
 # What follows a bare value when it is an operand: `username + b":"`, `_KeyT | None`, `x * w`.
@@ -96,7 +98,15 @@ PATH_LIKE = re.compile(
     r"|^[\w-]+\.(?:zip|tar|gz|tgz|ova|vmdk|war|jar|json|ya?ml|txt|csv|py|js|ts|sh|exe|dll|so|png|jpe?g"
     r"|gif|svg|pdf|html?|xml|md|log|conf|cfg|ini|toml|lock|bin|img|iso|deb|rpm|whl|db|sqlite)$"
 )
-LOCATOR_STARTS = ("/", "./", "~/", "%", "@", "env.", "process.env", "os.environ", "arn:", "urn:")
+LOCATOR_STARTS = ("/", "./", "~/", "env.", "process.env", "os.environ", "arn:", "urn:")
+# `%APPDATA%`, `%2Fvar` (percent-encoded), IPython's `%aimport`, `@types/node`, `@Value`: places
+# and references; a password may start with `%` or `@` too (`%K8bJ…`, `@J1ao…#iLv1`).
+LOCATOR = re.compile(r"%\w+%|%[0-9A-Fa-f]{2}|%[a-z_]+$|@[\w.-]+(?:/[\w./-]*)?$")
+# Base64 starts with `/` one time in 64 (`/tdA7OTrIXCvIujLXVLp`): a path's parts are names; a
+# key's mix capitals, small letters and digits, and no part is a plain lowercase name (`tmp`).
+BASE64_NOT_PATH = re.compile(
+    r"(?=.*[A-Z])(?=.*[a-z])(?=.*\d)(?!(?:.*/)?[a-z]{3,}(?:/|$))[A-Za-z0-9+/]{16,}={0,2}"
+)
 # Names that are not secrets though they end in one of the words (gitleaks' generic-api-key
 # allowlist): ids, public halves, paths, sizes, URLs.
 NOT_SECRET_NAME = re.compile(
@@ -177,6 +187,8 @@ def keyed_value_is_secret(
         # arguments are not named by the assignment (ds: is_indirect_reference; gitleaks' generic
         # value must end at a quote, space or `;`, never at `(`).
         return False
+    if random_letters(value):
+        return True  # random letters, not words: the word shapes below would take it for a name
     if IDENTIFIER.match(value) and not (quote and re.search(r"\d[A-Za-z]", value)):
         # a call, an attribute, an indexing, a camelCase identifier; but a quoted `a.b.c` whose
         # parts mix digits into letters is a dotted token (a Discord bot token, `sl.…`), not a name
@@ -198,7 +210,7 @@ def keyed_value_is_secret(
         return False
     if re.fullmatch(r"[A-Za-z]+", value) or re.fullmatch(r"[A-Z_]{3,}\d*", value):
         return False  # a word or a CONSTANT name (`MYTOKEN1`)
-    return len(value) >= 8 and entropy(value) >= 3.0
+    return len(value) >= 8 and random_enough(value)
 
 
 def names_no_literal(value: str, quote: str, after: str, password_name: bool) -> bool:
@@ -208,7 +220,10 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool) ->
         return True  # an expression, or an operand of one
     if quote and re.match(r"\.format\(|[ \t]*%[ \t]", after):
         return True  # a template filled in by `.format(…)` or `%`
-    if PATH_LIKE.match(value) or PATTERN_OR_FIELD.search(value) or value.startswith(LOCATOR_STARTS):
+    locator = LOCATOR.match(value) or (
+        value.startswith(LOCATOR_STARTS) and not BASE64_NOT_PATH.fullmatch(value)
+    )
+    if PATH_LIKE.match(value) or PATTERN_OR_FIELD.search(value) or locator:
         return True  # a path, a reference to the environment, an ARN: where a secret is, not one
     if re.match(r"[A-Za-z][\w+.-]*://[^@\s]*$", value):
         return True  # a URL without credentials in it (one with them is its own rule's)

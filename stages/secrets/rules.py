@@ -935,11 +935,12 @@ STRUCTURES: list[Rule] = [
         r"([A-Za-z0-9%._~+/-]{12,})",
         not_after="",
     ),
-    # <SomethingToken>value</SomethingToken> (gitleaks' xml sample templates); a plist's <key> names one
+    # <SomethingToken>value</SomethingToken> (gitleaks' xml sample templates), <pwd>, <credentials>;
+    # a plist's <key> names one
     rule(
         "generic_api_key",
-        "token secret password key",
-        r"(?i)<((?![\w-]*keyword|key>)[\w-]*(?:token|secret|password|apikey|api_key|key)[\w-]*)>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
+        "token secret password passwd pwd credential key",
+        r"(?i)<((?![\w-]*keyword|key>)[\w-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*)>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
         not_after="",
     ),
     # A secret named in a name/value pair: Kubernetes and Compose `env` lists (`- name: DB_PASSWORD`

@@ -22,6 +22,47 @@ def entropy(value: str) -> float:
     return -sum(c / len(value) * math.log2(c / len(value)) for c in counts.values())
 
 
+def random_enough(value: str, ceiling: float = 3.0) -> bool:
+    """Whether `value` reaches `ceiling` bits per character, or is a short machine-made token as
+    varied as a random one of its length. A fixed bar fits long values only: a random 16-character
+    hex token falls under 3.0 bits one time in seven, a random 8-character base62 one four times in
+    ten, since so few characters cannot all differ. For hex, and for letters and digits mixed
+    together (a digit between letters or a letter between digits; not `tagvalue1`, not a `0x…`
+    number), the bar is the expected number of distinct characters, k(1 - (1 - 1/k)^n) over an
+    alphabet of k, less 0.7 bit: about the first percentile of random strings of that shape.
+    Punctuation keeps the fixed bar: `**kwargs`, `|SPEAKER|` and `#comment` are words."""
+    bits = entropy(value)
+    if bits >= ceiling:
+        return True
+    if not value.isascii() or not value.isalnum() or re.match(r"0[xX]", value):
+        return False
+    if re.fullmatch(r"[0-9a-f]+|[0-9A-F]+", value):  # hex: any mix of digits and letters
+        if value.isdigit() or value.isalpha():
+            return False
+        k = 16
+    elif re.search(r"[A-Za-z]\d+[A-Za-z]|\d[A-Za-z]+\d", value) is None:
+        return False
+    else:
+        k = 10 + 26 * (re.search("[a-z]", value) is not None) + 26 * (re.search("[A-Z]", value) is not None)
+    distinct = k * (1 - (1 - 1 / k) ** len(value))
+    return bits >= math.log2(distinct) - 0.7
+
+
+def random_letters(value: str) -> bool:
+    """Whether a value of letters alone (perhaps joined by `_`/`-`) is random rather than words: 12
+    or more letters that split at their case changes into parts of three letters or fewer on
+    average (`MKKZcpOrmQQUJaVOHFQa`; camelCase words split into whole words, `getAccessToken`), with
+    under 30% vowels (words have about 40%, random letters 19%). About 70% of random 12- to
+    32-letter strings pass; of 58,000 mixed-case identifiers in the Python library and installed
+    packages, 191 do, most of them base64 fragments."""
+    letters = re.sub(r"[_-]", "", value)
+    if len(letters) < 12 or not letters.isascii() or not letters.isalpha():
+        return False
+    parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", letters)
+    vowels = sum(c in "aeiouAEIOU" for c in letters)
+    return len(parts) >= len(letters) / 3 and vowels < 0.3 * len(letters)
+
+
 def base62(number: int, width: int) -> str:
     digits = ""
     while number:

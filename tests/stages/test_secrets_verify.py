@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 import zlib
 
 import pytest
@@ -264,3 +265,64 @@ def test_an_xml_element_named_for_a_secret_loses_its_value_not_its_name():
 )
 def test_published_formats_and_credential_places_are_redacted(text, secret):
     assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("token-secret: f395acdc669aa63d", "f395acdc669aa63d"),  # a short random hex under 3.0 bits
+        ("export AUTH_KEY=9f2c4e1a7b3d", "9f2c4e1a7b3d"),
+        ("api_key: a8Kd9Lm2", "a8Kd9Lm2"),
+        ('credentials="MKKZcpOrmQQUJaVOHFQa"', "MKKZcpOrmQQUJaVOHFQa"),  # random letters, no digit
+        ("signing_key => 'IdFebPdMmkFWQmHs',", "IdFebPdMmkFWQmHs"),
+        ("client_secret: /tdA7OTrIXCvIujLXVLp", "/tdA7OTrIXCvIujLXVLp"),  # base64 starting with /
+        ('"client_secret": "%K8bJzixicuV1jDs2sJE",', "%K8bJzixicuV1jDs2sJE"),
+        ('passwd="@J1aoNgnjRdg#iLv1Dh8"', "@J1aoNgnjRdg#iLv1Dh8"),
+        ("access_token: -uikKQbr7yG6h0CZPMPyh3Q_PW3gX-hY", "-uikKQbr7yG6h0CZPMPyh3Q_PW3gX-hY"),
+        ("<pwd>DA93042F02F85865166BF54390D06A5BA76E7BBE</pwd>", "DA93042F02F85865166BF54390D06A5BA76E7BBE"),
+        ("<credentials>K72BPhs5c8nL0F7LTCKphOHiEmIpPPl0</credentials>", "K72BPhs5c8nL0F7LTCKphOHiEmIpPPl0"),
+    ],
+)
+def test_machine_made_values_of_every_shape_are_redacted(text, secret):
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '_VARKW_KEY = "**kwargs"',
+        'self.image_token = "|SPEAKER|"',
+        "comment_key='#comment'",
+        'return {_FLOAT_TAG_KEY: "-Infinity"}',
+        '--tags "tagkey1=tagvalue1, tagkey2=tagvalue2"',
+        "EPILOGUE_SR_SEED_AUX_OUT_SALT = 0x9E3779B1",
+        "str_key = '%aimport'",
+        'secret_path = "/run/secrets/db_password"',
+        'token_file: "%APPDATA%\\\\app\\\\token"',
+        'auth_package: "@types/node"',
+        "token = getAccessTokenFromEnv",
+        "key = -offset",
+        'secret = "deadbeef"',
+    ],
+)
+def test_words_names_and_places_beside_those_shapes_are_left_alone(text):
+    assert find_secrets(text) == []
+
+
+def test_random_keys_of_every_alphabet_are_redacted_under_a_secret_name():
+    """Values drawn at random, not examples: the rules must hold for the format, not a sample."""
+    rng = random.Random(7)
+    alphabets = (
+        "0123456789abcdef",
+        BASE62,
+        BASE62 + "+/",
+        BASE62 + "-_",
+    )
+    layouts = ("API_KEY={v}", "client_secret: '{v}'", '"authToken": "{v}",', 'password = "{v}"')
+    missed = []
+    for _ in range(800):
+        value = "".join(rng.choice(rng.choice(alphabets)) for _ in range(rng.randint(20, 40)))
+        text = rng.choice(layouts).format(v=value)
+        if value in redact(text):
+            missed.append(text)
+    assert len(missed) <= 8, missed  # 1%
