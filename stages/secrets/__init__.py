@@ -68,7 +68,8 @@ def gate(rule: Rule) -> tuple[str, ...]:
     The pattern's own literal prefixes are preferred (they cannot be wrong), unless some are too
     short to be worth a search and the rule declares better ones."""
     derived = {p.lower() for p in literal_prefixes(list(_parser.parse(rule.pattern.pattern)))[0]}
-    derived.discard("")
+    if "" in derived:  # a branch that starts with no literal: the prefixes gate nothing
+        derived = set()
     declared = set(rule.keywords)
     for keywords in (derived, declared):
         if keywords and min(map(len, keywords)) >= SHORTEST_KEYWORD:

@@ -78,6 +78,34 @@ def rule(
     )
 
 
+# A command-line argument: quoted (the quotes are not the password), or up to a space or shell operator
+CLI_VALUE = r"""(?:'([^'\n]{3,200})'|"([^"\n]{3,200})"|([^\s'"\x60;|&<>()]{3,200}))"""
+
+
+def commands(tools: str, before: str) -> list[Rule]:
+    """A password given on the command line of each of `tools` (space-separated names): after
+    `before` (the flag, or the arguments that precede it), on the same line. One rule per tool, each
+    led by the tool's name, so the regex engine finds it with a literal search: a pattern led by a
+    lookbehind is tried at every position of a long line (about 20 ms per million characters)."""
+    return [
+        rule(
+            "cli_credentials",
+            "",
+            rf"{re.escape(tool)}(?<![\w./-]{re.escape(tool)})(?![\w-])[^\n]{{0,200}}?{before}" + CLI_VALUE,
+            not_after="",
+            check=not_named_for_the_idea,
+        )
+        for tool in tools.split()
+    ]
+
+
+def not_named_for_the_idea(value: str) -> bool:
+    """`default_secret_key`, `new-password`: words that name what goes there (a manual's example)."""
+    return not re.fullmatch(r"[a-z]+(?:[_-][a-z]+)+", value) or not re.search(
+        r"key|secret|pass|token|auth", value
+    )
+
+
 LITERAL_LED = re.compile(r"\\[$.\"#]|[\w<#~-]{2}")
 
 
@@ -925,6 +953,103 @@ STRUCTURES: list[Rule] = [
         "cli_credentials",
         "connect-viserver",
         r"(?i)Connect-VIServer.{0,50}-User\s+\S{3,30}\s+.{0,50}?-Password\s+(\S{3,30})",
+        not_after="",
+    ),
+    # Passwords on other tools' command lines, each where its manual puts it
+    *commands("sshpass", r"\s-p\s*"),  # sshpass(1): -p password
+    *commands("redis-cli", r"\s-a\s+"),  # redis-cli: -a <password>
+    # ldapsearch(1) and the other OpenLDAP clients: -w passwd
+    *commands(
+        "ldapsearch ldapadd ldapmodify ldapdelete ldappasswd ldapwhoami ldapcompare ldapmodrdn", r"\s-w\s+"
+    ),
+    *commands("zip", r"\s-P\s+"),  # zip(1): -P password
+    *commands("7z 7za 7zz rar unrar", r"\s-p"),  # 7-Zip: -p{Password}; rar: -p<pwd>
+    *commands(
+        "sqlcmd bcp osql isql ipmitool mosquitto_pub mosquitto_sub mosquitto_rr", r"\s-P\s*"
+    ),  # -P password
+    *commands("xfreerdp wlfreerdp sdl-freerdp", r"\s/p:"),  # FreeRDP: /p:<password>
+    *commands("ssh-keygen", r"\s-N\s+"),  # ssh-keygen(1): -N new_passphrase
+    *commands(
+        "rabbitmqctl", r"\s(?:add_user|change_password)\s+\S+\s+"
+    ),  # rabbitmqctl(8): add_user name password
+    # htpasswd(1): -b[c…] passwordfile username password, or -nb username password
+    *commands("htpasswd", r"\s-\w*b\w*\s+(?:-\w+\s+)*(?:(?<=n\s)|(?<=n\s\s)|\S+\s+)?\S+\s+"),
+    *commands("lftp", r"\s-u\s+[^\s,]+,"),  # lftp(1): -u user[,pass]
+    *commands("wpa_passphrase", r"\s+[\w\"'][^\s<>|]*\s+"),  # wpa_passphrase(8): ssid passphrase
+    *commands("nmcli", r"\spassword\s+"),  # nmcli(1): dev wifi connect SSID password PASSWORD
+    *commands("vault", r"\slogin\s+(?:-\S+\s+)*(?:token=)?(?![\w.-]+=)"),  # vault login [TOKEN]
+    *commands("aws", r"\sconfigure\s+set\s+(?:[\w-]+\.)?aws_(?:secret_access_key|session_token)\s+"),
+    *commands("npm yarn pnpm", r"\sconfig\s+set\s+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[=\s]\s*"),
+    # net use \\host\share password /user:name (either order; Windows' net use)
+    rule(
+        "cli_credentials",
+        "",
+        r"net(?<![\w./-]net)[ \t]+use\b[^\n]{0,200}?\s(?:/user:\S+|\\\\\S+)\s+(?!/)" + CLI_VALUE,
+        not_after="",
+    ),
+    # Oracle's user/password@database as the first argument (sqlplus, Data Pump, SQL*Loader, RMAN)
+    *(
+        rule(
+            "cli_credentials",
+            "",
+            rf"{tool}(?<![\w./-]{tool})(?:\s+-[A-Za-z]+)*\s+(?:target=|userid=)?['\"]?[\w$#]+/"
+            r"([^\s/@'\"]{3,200})(?=@|['\"\s]|$)",
+            not_after="",
+        )
+        for tool in ("sqlplus", "expdp", "impdp", "sqlldr", "rman")
+    ),
+    # Flags no other tool uses: OpenSSL's `-passin pass:…` (openssl-passphrase-options(1)), keytool's
+    # and jarsigner's `-storepass`, `-keypass`, `-srcstorepass`, `-destkeypass`
+    rule("cli_credentials", "", r"-pass(?<![\w-]-pass)(?:in|out|word)?\s+pass:" + CLI_VALUE, not_after=""),
+    rule(
+        "cli_credentials",
+        "",
+        r"storepass(?:(?<=-storepass)|(?<=srcstorepass)|(?<=deststorepass))\s+" + CLI_VALUE,
+        not_after="",
+    ),
+    rule(
+        "cli_credentials",
+        "",
+        r"keypass(?:(?<=-keypass)|(?<=srckeypass)|(?<=destkeypass))\s+" + CLI_VALUE,
+        not_after="",
+    ),
+    # Samba's user%password (smbclient(1) -U, --user), also in rpcclient, smbcacls, net rpc
+    rule("cli_credentials", "", r"-U(?<=\s-U)\s*['\"]?[\w.\\@-]+%" + CLI_VALUE, not_after=""),
+    rule("cli_credentials", "", r"--user(?:name)?=['\"]?[\w.\\@-]+%" + CLI_VALUE, not_after=""),
+    # A password piped to, or given as a here-string to, a login that reads standard input
+    rule(
+        "cli_credentials",
+        "",
+        r"echo(?<!\wecho)(?:\s+-n)?\s+"
+        + CLI_VALUE
+        + r"\s*\|\s*[^\n|]{0,100}\blogin\b[^\n|]{0,200}--(?:password-stdin|with-token)",
+        not_after="",
+    ),
+    rule("cli_credentials", "", r"--(?:password-stdin|with-token)\s*<<<\s*" + CLI_VALUE, not_after=""),
+    # SQL that sets a password: CREATE/ALTER USER or GRANT … IDENTIFIED BY (MySQL; Oracle, where it
+    # may be unquoted), CREATE/ALTER USER/ROLE/LOGIN … PASSWORD '…' (PostgreSQL) or = '…' (SQL
+    # Server), SET PASSWORD. Led by the rarer word, with the statement's start looked for before it.
+    rule(
+        "generic_password",
+        "",
+        r"(?i)identified(?<!\widentified)[ \t]+(?:with[ \t]+\w+[ \t]+)?by[ \t]+(?:password[ \t]+)?"
+        r"(?:'([^'\n]{3,200})'|\"([^\"\n]{3,200})\"|([^\s'\";]{3,200})"
+        # unquoted (Oracle), only where the statement ends or goes on with one of its own clauses
+        r"(?=[ \t]*(?:;|\n|$)|[ \t]+(?:default|temporary|quota|profile|password|account|container)\b))",
+        not_after="",
+        near=r"\b(?:(?:create|alter)[ \t]+user|grant)\b[^;\n]*",
+    ),
+    rule(
+        "generic_password",
+        "",
+        r"(?i)password(?<!\wpassword)\s*=?\s*'([^'\n]{3,200})'",
+        not_after="",
+        near=r"\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]*",
+    ),
+    rule(
+        "generic_password",
+        "",
+        r"(?i)set(?<!\wset)[ \t]+password\b[^;\n]{0,100}?=\s*(?:password\s*\(\s*)?'([^'\n]{3,200})'",
         not_after="",
     ),
     # ?token=… in URLs

@@ -326,3 +326,76 @@ def test_random_keys_of_every_alphabet_are_redacted_under_a_secret_name():
         if value in redact(text):
             missed.append(text)
     assert len(missed) <= 8, missed  # 1%
+
+
+PASSWORD = "Zq7wX2pLm9k"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "sshpass -p {p} ssh ada@host",
+        "sshpass -p '{p}' scp f ada@h:/tmp",
+        "net use Z: \\\\srv\\share /user:ada {p}",
+        "net use Z: \\\\srv\\share {p} /user:CORP\\ada",
+        "smbclient //srv/share -U ada%{p}",
+        "smbclient //srv/share --user=ada%{p}",
+        "htpasswd -b .htpasswd ada {p}",
+        "htpasswd -nb ada {p}",
+        "echo '{p}' | docker login --username ada --password-stdin",
+        "gh auth login --with-token <<< {p}",
+        "redis-cli -h db -a {p} ping",
+        'ldapsearch -x -D "cn=admin,dc=example,dc=org" -w {p} -b dc=example,dc=org',
+        "openssl rsa -in k.pem -passin pass:{p}",
+        "zip -P {p} secret.zip a.txt",
+        "7z a -p{p} archive.7z dir",
+        'sqlcmd -S db -U sa -P {p} -Q "select 1"',
+        "xfreerdp /v:host /u:ada /p:{p}",
+        "ipmitool -I lanplus -H 10.0.0.5 -U admin -P {p} power status",
+        "sqlplus scott/{p}@orcl",
+        "keytool -importkeystore -srcstorepass {p} -deststorepass x{p}",
+        "mosquitto_pub -h broker -u ada -P {p} -t t -m hi",
+        "rabbitmqctl add_user ada {p}",
+        "aws configure set aws_secret_access_key {p}",
+        "lftp -u ada,{p} sftp://host",
+        "vault login {p}",
+        "npm config set //registry.npmjs.org/:_authToken {p}",
+        "ssh-keygen -t ed25519 -N {p} -f key",
+        "nmcli dev wifi connect MyWifi password {p}",
+        "wpa_passphrase MyWifi {p}",
+        "CREATE USER 'ada'@'%' IDENTIFIED BY '{p}';",
+        "GRANT ALL ON *.* TO 'ada'@'localhost' IDENTIFIED BY '{p}';",
+        "CREATE USER scott IDENTIFIED BY {p};",
+        "ALTER USER postgres WITH PASSWORD '{p}';",
+        "CREATE ROLE app WITH LOGIN PASSWORD '{p}';",
+        "ALTER LOGIN sa WITH PASSWORD = '{p}';",
+        "SET PASSWORD FOR 'ada'@'%' = '{p}';",
+    ],
+)
+def test_passwords_on_command_lines_and_in_sql_are_redacted(line):
+    """Each tool's manual says where its password goes; agent transcripts are full of these."""
+    assert PASSWORD not in redact(line.format(p=PASSWORD))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "psql -U ada -p 5432 app",
+        "docker run -p 8080:80 nginx",
+        "ssh-keygen -t ed25519 -N '' -f key",
+        'sshpass -p "$PASS" ssh ada@host',
+        "redis-cli -a $REDIS_PASSWORD ping",
+        "7z a -p archive.7z dir",
+        "net use Z: \\\\srv\\share /persistent:yes",
+        "grant read access to all users identified\nby URI and full control to a user identified by their ID",
+        "aws configure set aws_secret_access_key default_secret_key",
+        "vault login -method=userpass username=ada",
+        "CREATE USER ada IDENTIFIED BY '${DB_PASS}';",
+        "openssl rsa -in k.pem -passin env:KEY_PASS",
+        "wpa_passphrase MyWifi < pass.txt",
+        "self.ftest('exp(-1)', math.exp(-1), 1/math.e)",
+        "mysql -u root -p",
+    ],
+)
+def test_command_lines_without_a_password_are_left_alone(line):
+    assert find_secrets(line) == []
