@@ -49,6 +49,16 @@ KEYED = re.compile(
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
     r"|(?P<bare>(?:(?!\\[nrt])[^\s\"'`,;)}\]]){4,300}))"
 )
+# A name and its value as the two arguments of a setter or a definition: PHP's
+# `define('DB_PASSWORD', '…')`, Java's `setProperty("…keyStorePassword", "…")` and
+# `put("password", "…")`, Go's `os.Setenv("API_KEY", "…")`, JavaScript's `setItem("token", "…")`.
+SETTER_BEFORE = re.compile(
+    r"\b(?:define|put|setProperty|setItem|setdefault|set|add|Add|setenv|Setenv|putenv)\(\s*[\"']\Z"
+)
+SETTER_PAIR = re.compile(
+    r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)[\"']\s*,\s*"
+    r"(?P<q>[\"'])(?P<quoted>(?:[^\"'\n\\]|\\.)+)(?P=q)\s*\)"
+)
 # The mirror of `password == "…"`: a literal compared with a secret-named variable,
 # `if ("…" == password)`, `if ("…" !== my_private_key)` (detect-secrets' KeywordDetector
 # FOLLOWED_BY_EQUAL_SIGNS… and its reverse `PRECEDED_BY_EQUAL_COMPARISON_SIGNS_QUOTES_REQUIRED_REGEX`;
@@ -111,7 +121,7 @@ BASE64_NOT_PATH = re.compile(
 # allowlist): ids, public halves, paths, sizes, URLs.
 NOT_SECRET_NAME = re.compile(
     r"(?i)public|publish|(?<!secret)_id$|[a-z]Id$|path|file|url|uri|host|type|name|length|size|(?<!ac)count|csrf"
-    r"|endpoint|_format|keyboard|keyword|keypress|keycode|keystore|keyring|monkey|turkey|passage"
+    r"|endpoint|_format|keyboard|keyword|keypress|keycode|keystore(?![_.-]?pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass"
     r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs
     r"|request_?token|idempotency|change_?token|lock_?token"  # keys that make a request idempotent
@@ -163,6 +173,8 @@ def keyed_value_is_secret(
         return False
     if sep.strip() == "is" and re.search(r"[.,;:!?]$", value):
         return False  # "… the password is missing."
+    if quote and re.fullmatch(r"[A-Z][a-z]*(?: +[\w'-]+){3,}[.!?]", value):
+        return False  # a sentence describing the field: "The password for the kmsuser CU account …."
     if word.lower() == "pw" and not quote and re.fullmatch(r"[A-Za-z_]\w*", value):
         return False  # `ph, pw = paddings`: pixel, page or padding width, not a password
     # Inside a quoted literal a `$` between two letters or digits is a character (`super$ecret`:
@@ -268,6 +280,16 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         if text[start - 1 : start] in ("/", "<") or re.match(r"[\w}]:|::", text[start - 2 : start]):
             # `/forgot-password`, `…:secret:MySecret-a1b2c3` (an ARN), `AWS::IAM::AccessKey`, and
             # `<key>`, an XML tag (the rule for `<…Password>…</…Password>` reads those)
+            continue
+        pair = (
+            SETTER_PAIR.match(text, start) if SETTER_BEFORE.search(text, max(0, start - 40), start) else None
+        )
+        if pair is not None:
+            done = pair.end()
+            name, value, quote = pair.group("name"), pair.group("quoted"), pair.group("q")
+            if keyed_value_is_secret(name, "=", value, quote):
+                kind = "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
+                yield pair.start("quoted"), pair.end("quoted"), kind
             continue
         match = KEYED.match(text, start)
         if match is None:

@@ -25,8 +25,9 @@ UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]
 E = r"(?![A-Za-z0-9])"  # the token ends here
 EW = r"(?![\w-])"  # ... for alphabets that include _ and -
 GLUED = r"\w.-"  # a token right after a word character, `.` or `-` belongs to something longer
-# A flag named in a sentence ("the --password option can't …") is followed by words, not a value.
-NOT_PROSE = r"(?![a-z]+[ \t]+[a-z]{2,}[ \t.,'])"
+# A flag named in a sentence ("the --password option can't …", "… --proxy-password respectively,
+# and") is followed by words, not a value; a manual's `\fIuser-id\fR` is a troff metavariable.
+NOT_PROSE = r"(?![a-z]+(?:[ \t\n]+[a-z]{2,}[ \t\n.,']|[.,;:](?:\s|$))|\\f)"
 # gitleaks' assignment between a keyword and its value: `=`, `:`, `:=`, `=>`, `?=`, `,`, `||`
 ASSIGN = r"""[\w.-]{0,25}?['"]?\s{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|\+=|,)[\x60'"\s=]{0,5}"""
 
@@ -874,7 +875,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "http_auth_header",
         "authorization",
-        r"(?i)\bauthorization\b[\"']?\s*[:=]\s*[\"']?(?:bearer|basic|token|apikey|api-key|key|ssws|digest)"
+        r"(?i)\bauthorization\b[\"']?\s*[:=]\s*f?[\"']?(?:bearer|basic|token|apikey|api-key|key|ssws|digest)"
         r"\s+([\w+/=.~-]{6,})",
         not_after="",
     ),
@@ -927,9 +928,17 @@ STRUCTURES: list[Rule] = [
     ),
     rule(
         "cli_credentials",
-        "--password -password --pass /p:",
-        r"(?:--password|-password|--pass|/p:)[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})",
+        "pass pwd",
+        # also `--admin-pass`, `--db-pwd`; not a switch that asks for one (`--ask-pass site.yml`)
+        r"--(?!(?:ask|no|prompt|use|skip|require|read|with)-)(?:\w+-)*(?:password|passwd|pass|pwd)"
+        r"[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})",
         not_after=r"\w-",
+    ),
+    *(
+        rule(
+            "cli_credentials", "", flag + r"[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})", not_after=r"\w-"
+        )
+        for flag in ("-password", "/p:")
     ),
     # --token/--api-key flags (`az devops login --token …`, `huggingface-cli login --token …`)
     rule(
@@ -979,7 +988,10 @@ STRUCTURES: list[Rule] = [
     *commands("nmcli", r"\spassword\s+"),  # nmcli(1): dev wifi connect SSID password PASSWORD
     *commands("vault", r"\slogin\s+(?:-\S+\s+)*(?:token=)?(?![\w.-]+=)"),  # vault login [TOKEN]
     *commands("aws", r"\sconfigure\s+set\s+(?:[\w-]+\.)?aws_(?:secret_access_key|session_token)\s+"),
-    *commands("npm yarn pnpm", r"\sconfig\s+set\s+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[=\s]\s*"),
+    *commands(
+        "npm yarn pnpm",
+        r"\sconfig\s+set\s+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[=\s]\s*",
+    ),
     # net use \\host\share password /user:name (either order; Windows' net use)
     rule(
         "cli_credentials",
@@ -1108,6 +1120,62 @@ STRUCTURES: list[Rule] = [
         "generic_password",
         "directoryentry",
         r"(?i)DirectoryEntry\s*\(\s*\"[^\"\n]{3,100}\"\s*,\s*\"[^\"\n]{3,50}\"\s*,\s*\"([^\"\n]{3,50})\"",
+        not_after="",
+    ),
+    # A login call's second string is the password: Python's smtplib/ftplib/imaplib/poplib
+    # `.login(user, password)`, requests'/httpx' `auth=(user, password)`, `HTTPBasicAuth(u, p)`,
+    # `HTTPDigestAuth`, `HTTPProxyAuth`, aiohttp's `BasicAuth(login, password)`
+    rule(
+        "generic_password",
+        "",
+        r"\.login\(\s*[\"'][^\"'\n]{1,100}[\"']\s*,\s*[\"']([^\"'\n]{3,200})[\"']\s*\)",
+        not_after="",
+    ),
+    rule(
+        "generic_password",
+        "",
+        r"auth\s*=\s*\(\s*[\"'][^\"'\n]{1,100}[\"']\s*,\s*[\"']([^\"'\n]{3,200})[\"']\s*\)",
+        not_after=r"\w",
+    ),
+    rule(
+        "generic_password",
+        "",
+        r"Auth\(\s*[\"'][^\"'\n]{1,100}[\"']\s*,\s*[\"']([^\"'\n]{3,200})[\"']",
+        not_after="",
+        near=r"(?:basic|digest|proxy)",
+    ),
+    # A setter named for the secret: Django's `user.set_password("…")`, `setApiKey("…")`,
+    # `withToken("…")`; one rule per word, each led by the literal `word(`
+    *(
+        rule(
+            "generic_password",
+            "",
+            rf"(?i){word}\(\s*[\"']([^\"'\n]{{4,200}})[\"']\s*\)",
+            not_after="",
+            near=r"\b(?:set|with)_?[a-z_]*",
+        )
+        for word in ("password", "passwd", "secret", "token", "apikey", "api_key")
+    ),
+    # An HTML password field with a value
+    rule(
+        "generic_password",
+        "",
+        r"(?i)<input\b[^>\n]{0,200}?\btype=[\"']?password\b[^>\n]{0,200}?\bvalue=[\"']([^\"'\n]{3,200})[\"']",
+        not_after="",
+    ),
+    # PostgreSQL's .pgpass: hostname:port:database:username:password, one entry a line
+    rule(
+        "generic_password",
+        "pgpass",
+        r"(?m)^[^\s:#][^\s:]*:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:([^\s:]\S{2,199})$",
+        not_after="",
+    ),
+    # Terraform: variable "db_password" { default = "…" }
+    rule(
+        "generic_password",
+        "",
+        r"variable\s+\"[\w-]*(?:password|passwd|secret|token|api_key|apikey|private_key)[\w-]*\"\s*\{"
+        r"[^}]{0,300}?\bdefault\s*=\s*\"([^\"\n]{4,200})\"",
         not_after="",
     ),
     # <add key="…Password…" value="…"/> in .NET config (np: generic.9; gl: nuget-config-password)

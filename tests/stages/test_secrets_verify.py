@@ -399,3 +399,46 @@ def test_passwords_on_command_lines_and_in_sql_are_redacted(line):
 )
 def test_command_lines_without_a_password_are_left_alone(line):
     assert find_secrets(line) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "define('DB_PASSWORD', '{p}');",
+        'System.setProperty("javax.net.ssl.keyStorePassword", "{p}");',
+        'props.put("password", "{p}");',
+        'os.Setenv("API_KEY", "{p}")',
+        'variable "db_password" {{\n  type    = string\n  default = "{p}"\n}}',
+        'headers = {{"Authorization": f"Bearer {p}xY81"}}',
+        'requests.get(url, auth=("ada", "{p}"))',
+        "HTTPBasicAuth('ada', '{p}')",
+        'aiohttp.BasicAuth("ada", "{p}")',
+        'smtp.login("ada@example.com", "{p}")',
+        'user.set_password("{p}")',
+        '<input type="password" name="pw" value="{p}">',
+        "--admin-pass {p}",
+        "# ~/.pgpass\ndb.example.com:5432:app:ada:{p}",
+    ],
+)
+def test_credentials_in_config_and_code_idioms_are_redacted(text):
+    assert PASSWORD not in redact(text.format(p=PASSWORD))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "smtp.login(user, password)",
+        "requests.get(url, auth=(user, pw))",
+        "user.set_password(raw_password)",
+        '<input type="password" value="{{ pw }}">',
+        "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+        "define('AUTH_KEY', 'put your unique phrase here');",
+        "ansible-playbook --ask-pass site.yml",
+        'variable "db_password" {\n  type      = string\n  sensitive = true\n}',
+        'props.put("password", "Password");',
+        '"KeyStorePassword": "The password for the kmsuser CU account in the specified cluster."',
+        'keystore_path = "/etc/app/keystore.jks"',
+    ],
+)
+def test_credential_idioms_without_a_literal_are_left_alone(text):
+    assert find_secrets(text) == []
