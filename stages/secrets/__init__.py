@@ -16,6 +16,7 @@ search.
 
 from __future__ import annotations
 
+import bisect
 import re
 import re._parser as _parser
 from collections import Counter
@@ -137,8 +138,39 @@ def _secret_span(rule: Rule, text: str, match: re.Match[str]) -> tuple[int, int]
     return start, end
 
 
+# JSON's and C's escapes of white space, quotes, slashes and the backslash itself
+ESCAPE = re.compile(r"\\([ntr/\\])")
+MEANING = {"n": "\n", "t": "\t", "r": "\r"}
+
+
+def unescaped(text: str) -> tuple[str, list[int]]:
+    """The text with its escapes read as what they stand for (`\\n` a line break, `\\"` a quote),
+    and where in it each escape's backslash was dropped (the index of the character after it).
+    JSON logs, notebooks and escaped tool output hold `…settings\\nghp_…` (a token glued to an
+    `n`) and `API_KEY=\\"…\\"` (quotes behind backslashes): read as written, both hide secrets."""
+    if "\\" not in text:
+        return text, []
+    parts = ESCAPE.split(text)  # text, escaped character, text, …
+    if len(parts) == 1:
+        return text, []
+    out, dropped, length = [parts[0]], [], len(parts[0])
+    for i in range(1, len(parts), 2):
+        dropped.append(length)
+        out += [MEANING.get(parts[i], parts[i]), parts[i + 1]]
+        length += 1 + len(parts[i + 1])
+    return "".join(out), dropped
+
+
+def in_text(dropped: list[int], start: int, end: int) -> tuple[int, int]:
+    """A span of the unescaped text as a span of the text: each dropped backslash before a
+    character moves it one place right, and a span that starts with an escaped character starts
+    at its backslash (an escape is never cut in two: JSON stays JSON)."""
+    return start + bisect.bisect_left(dropped, start), end + bisect.bisect_right(dropped, end - 1)
+
+
 def find_secrets(text: str) -> list[tuple[int, int, str]]:
     """(start, end, class) of every secret in `text`, sorted, non-overlapping."""
+    text, dropped = unescaped(text)
     lowered = lower(text)
     present = keywords_in(lowered)
     spans: list[tuple[int, int, str]] = []
@@ -159,13 +191,13 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
     for start, end, kind in find_keyed(text, lowered):
         if text[start:end] not in GOOGLE_PUBLIC_KEYS:  # published keys stay public under any name
             add(start, end, kind)
-    return sorted(spans)
+    return sorted((*in_text(dropped, start, end), kind) for start, end, kind in spans)
 
 
 def redact(text: str, found: Counter[str] | None = None) -> str:
     """The text with each secret replaced by [REDACTED:<class>] (counted into `found`), the same
-    object when there is none. A multi-line secret (a PEM block) leaves its line breaks behind, so
-    the line numbers of what follows still match the source."""
+    object when there is none. A multi-line secret (a PEM block) leaves its line breaks behind,
+    escaped ones (`\\n` in JSON) escaped, so the line numbers of what follows still match the source."""
     spans = find_secrets(text)
     if not spans:
         return text
@@ -173,7 +205,8 @@ def redact(text: str, found: Counter[str] | None = None) -> str:
     for start, end, kind in spans:
         if found is not None:
             found[kind] += 1
-        parts += [text[last:start], f"[REDACTED:{kind}]", "\n" * text.count("\n", start, end)]
+        breaks = "\n" * text.count("\n", start, end) + "\\n" * text.count("\\n", start, end)  # real, escaped
+        parts += [text[last:start], f"[REDACTED:{kind}]", breaks]
         last = end
     parts.append(text[last:])
     return "".join(parts)

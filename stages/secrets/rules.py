@@ -29,7 +29,7 @@ GLUED = r"\w.-"  # a token right after a word character, `.` or `-` belongs to s
 # and") is followed by words, not a value; a manual's `\fIuser-id\fR` is a troff metavariable.
 NOT_PROSE = r"(?![a-z]+(?:[ \t\n]+[a-z]{2,}[ \t\n.,']|[.,;:](?:\s|$))|\\f)"
 # gitleaks' assignment between a keyword and its value: `=`, `:`, `:=`, `=>`, `?=`, `,`, `||`
-ASSIGN = r"""[\w.-]{0,25}?['"]?\s{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|\+=|,)[\x60'"\s=]{0,5}"""
+ASSIGN = r"""[\w.-]{0,25}?\\?['"]?\s{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|\+=|,)[\x60'"\s=\\]{0,5}"""
 
 
 @dataclass(frozen=True)
@@ -140,8 +140,8 @@ def assignment(kind: str, prefix: str, keyword: str, value: str, keywords: str) 
     """detect-secrets' build_assignment_regex: `<prefix>(-|_|)<keyword> <assignment> <value>` with
     optional quotes and brackets (ds: plugins/base.py), case-insensitive."""
     pattern = (
-        r"(?i)(?:" + prefix + r")[-_]?(?:" + keyword + r")['\"]?\]?\s*"
-        r"(?:=|:|:=|=>| +|::)\s*['\"]?(" + value + r")(?![\w-])"
+        r"(?i)(?:" + prefix + r")[-_]?(?:" + keyword + r")\\?['\"]?\]?\s*"
+        r"(?:=|:|:=|=>| +|::)\s*\\?['\"]?(" + value + r")(?![\w-])"
     )
     return rule(kind, keywords, pattern, not_after=r"\w")
 
@@ -197,6 +197,8 @@ TOKENS: list[Rule] = [
         "-----begin",
         r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----END)[\s\S]){40,12000}?" + PEM_END,
         check=pem_body_ok,
+        # a key's zero bytes are runs of `A` in base64 (OpenSSH's `AAAAAAAAAAAAA…`): not a stand-in
+        trusted=lambda block: pem_body_ok(block) and not verify.STAND_IN.search(block),
         not_after="",
     ),
     # np: pem.2, PEM base64-encoded again (Kubernetes secrets, kubeconfig client-key-data)
@@ -767,7 +769,12 @@ CONTEXTUAL: list[Rule] = [
         r"\"provisionDevice(?:Key|Secret)\"\s*:\s*\"([a-z0-9]{20})\"",
         not_after="",
     ),
-    rule("truenas_token", "params", r"\"params\"\s*:\s*\[\s*\"(\d+-[a-zA-Z0-9]{64})\"", not_after=""),
+    rule(
+        "truenas_token",
+        "params",
+        r"\\?\"params\\?\"\s*:\s*\[\s*\\?\"(\d+-[a-zA-Z0-9]{64})\\?\"",
+        not_after="",
+    ),
     rule("truenas_token", "bearer", r"Bearer\s*(\d+-[a-zA-Z0-9]{64})" + E, not_after=""),
     # Sidekiq Enterprise credentials (gl: sidekiq-secret, sidekiq-sensitive-url)
     rule(
@@ -810,7 +817,8 @@ CONTEXTUAL: list[Rule] = [
     rule(
         "ibm_cloud_credential",
         "secret",
-        r"(?i)secret[-_]?(?:access)?[-_]?key['\"]?\]?\s*(?:=|:|:=|=>| +|::)\s*['\"]?([a-f0-9]{48})(?![\w-])",
+        r"(?i)secret[-_]?(?:access)?[-_]?key\\?['\"]?\]?\s*(?:=|:|:=|=>| +|::)\s*\\?['\"]?"
+        r"([a-f0-9]{48})(?![\w-])",
         not_after="",
         near=r"(?<![a-z0-9_])(?:(?:ibm)?[-_]?cos[-_]?(?:hmac)?[-_]?)?",  # the name starts here
     ),
@@ -913,7 +921,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "-u --user",
-        r"(?:--user|-u)[ =]['\"]?[^\s:'\"]{1,100}:(?!:)['\"]?([^\s'\"]{3,200})",  # not Perl's A::B
+        r"(?:--user|-u)[ =]\\?['\"]?[^\s:'\"\\]{1,100}:(?!:)['\"]?([^\s'\"\\]{3,200})",  # not Perl's A::B
         check=lambda s: not re.search(r"\w\(", s),  # not a call: `-u ".s:Escape(fnamemodify(…`
         entropy=2.0,
         not_after=r"\w-",
@@ -996,7 +1004,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "",
-        r"net(?<![\w./-]net)[ \t]+use\b[^\n]{0,200}?\s(?:/user:\S+|\\\\\S+)\s+(?!/)" + CLI_VALUE,
+        r"net(?<![\w./-]net)[ \t]+use\b[^\n]{0,200}?\s(?:/user:\S+|\\{1,2}\S+)\s+(?!/)" + CLI_VALUE,
         not_after="",
     ),
     # Oracle's user/password@database as the first argument (sqlplus, Data Pump, SQL*Loader, RMAN)
@@ -1198,8 +1206,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "credentials",
-        r"(?i)credentials\s*\{(?:\s*//.*)*\s*(?:username|password)\s+['\"][^'\"]{1,60}['\"]"
-        r"(?:\s*//.*)*\s*(?:username|password)\s+['\"]([^'\"]{1,60})['\"]",
+        r"(?i)credentials\s*\{(?:\s*//.*)*\s*(?:username|password)\s+\\?['\"][^'\"\\]{1,60}\\?['\"]"
+        r"(?:\s*//.*)*\s*(?:username|password)\s+\\?['\"]([^'\"\\]{1,60})\\?['\"]",
         not_after="",
     ),
     # kubeconfig client keys are base64 PEM; the PEM rule decodes them, this names them

@@ -442,3 +442,35 @@ def test_credentials_in_config_and_code_idioms_are_redacted(text):
 )
 def test_credential_idioms_without_a_literal_are_left_alone(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "## git settings\n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\n",
+            "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",
+        ),
+        ('export SNYK_TOKEN="12345678-abcd-4bcd-9bcd-1234567890ab"', "12345678-abcd-4bcd-9bcd-1234567890ab"),
+        ('curl -s --user "ada:dB2yF6@qL9vZm1P#4J" https://api.example.org', "dB2yF6@qL9vZm1P#4J"),
+        (
+            '"secret_access_key": "1234567890abcdef1234567890abcdef1234567890abcdef"',
+            "1234567890abcdef12345678",
+        ),
+        (
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+            "QyNTUxOQAAACDx3VqUMp2jxmRd0QB9Tj6gqFHa4r9sm2kXyZ6YwP4hJwAAAJgAAAAAAAAAAAAA\n"
+            "-----END OPENSSH PRIVATE KEY-----\n",
+            "QyNTUxOQAAACDx3VqUMp2j",
+        ),
+        ("net use Z: \\\\srv\\share Zq7wX2pLm9k /user:CORP\\ada", "Zq7wX2pLm9k"),
+    ],
+)
+def test_json_escaped_text_is_redacted_and_stays_json(text, secret):
+    """Logs, notebooks and tool output hold text as JSON strings: `\\n` before a token, `\\"` around
+    a value. The secret goes, and the redacted line is still valid JSON with the rest intact."""
+    line = json.dumps({"content": text})
+    redacted = redact(line)
+    assert secret not in redacted
+    assert secret not in json.loads(redacted)["content"]
+    assert json.loads(redacted)["content"] == redact(text)
