@@ -3,9 +3,12 @@ each part of a fixed split of that file.
 
     python docs/measure/redaction.py [--part dev|check] [--misses] [--markdown]
     python docs/measure/redaction.py --file OTHER.jsonl [--misses] [--markdown]
+    python docs/measure/redaction.py --json [...]
 
 `--file` measures another file of the same format as one part (named after the file), unsplit:
-material from other tools' test suites, never used to write the rules.
+material from other tools' test suites, never used to write the rules. `--json` measures each text
+as JSON logs, notebooks and escaped tool output hold it: as a JSON string (`{"content": "…"}`,
+its line breaks `\\n` and its quotes `\\"`), the secret escaped the same way.
 
 The split: within each class, lines ordered by (negative after positive, SHA-1 of the text) go
 alternately to the development part (first, third, ...) and the check part, so every class with
@@ -74,6 +77,12 @@ def measure(rows: list[dict]) -> tuple[dict[str, list[int]], list[tuple[str, str
     return per_class, misses
 
 
+def as_json(row: dict) -> dict:
+    """The row with its text inside a JSON string, and its secret escaped as that string holds it."""
+    secret = row["secret"] and json.dumps(row["secret"], ensure_ascii=False)[1:-1]
+    return {**row, "text": json.dumps({"content": row["text"]}, ensure_ascii=False), "secret": secret}
+
+
 def totals(per_class: dict[str, list[int]]) -> str:
     found, positives, false, negatives = (sum(s[i] for s in per_class.values()) for i in range(4))
     return (
@@ -111,6 +120,8 @@ def main(argv: list[str]) -> None:
         parts = {other.stem: [json.loads(line) for line in other.open(encoding="utf-8")]}
     else:
         parts = split([json.loads(line) for line in CORPUS.open(encoding="utf-8")])
+    if "--json" in argv:
+        parts = {part: [as_json(row) for row in rows] for part, rows in parts.items()}
     chosen = [argv[argv.index("--part") + 1]] if "--part" in argv else list(parts)
     results, all_misses = {}, []
     for part in chosen:
