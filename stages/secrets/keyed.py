@@ -171,8 +171,13 @@ def keyed_value_is_secret(
         return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)
     if names_no_literal(value, quote, after, password_name):
         return False
-    if sep.strip() == "is" and re.search(r"[.,;:!?]$", value):
-        return False  # "… the password is missing."
+    if sep.strip() == "is":
+        # A sentence's last word: a plain word, a constant's name or a manual's `\fIpassword\fR` is
+        # what the password is ("… is missing.", "… is GNUTLS_E_DECRYPTION_FAILED."); anything else,
+        # or anything quoted, is the password ("the wifi password is Zq7wX2pLm9k.", `… is "centipede"`)
+        value = re.sub(r"(?:\\&)?[.,;:!?]*$", "", value)  # the full stop, troff's `\&.` too
+        if not quote and re.fullmatch(r"[a-z]*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|\\f.*", value):
+            return False
     if quote and re.fullmatch(r"[A-Z][a-z]*(?: +[\w'-]+){3,}[.!?]", value):
         return False  # a sentence describing the field: "The password for the kmsuser CU account …."
     if word.lower() == "pw" and not quote and re.fullmatch(r"[A-Za-z_]\w*", value):

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pica.stages.secrets import verify
+from pica.stages.secrets.keyed import keyed_value_is_secret
 
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 E = r"(?![A-Za-z0-9])"  # the token ends here
@@ -772,8 +773,9 @@ CONTEXTUAL: list[Rule] = [
     rule(
         "truenas_token",
         "params",
-        r"\\?\"params\\?\"\s*:\s*\[\s*\\?\"(\d+-[a-zA-Z0-9]{64})\\?\"",
+        r"params\\?\"\s*:\s*\[\s*\\?\"(\d+-[a-zA-Z0-9]{64})\\?\"",
         not_after="",
+        near='"',  # the key's opening quote, looked for behind the literal that leads the pattern
     ),
     rule("truenas_token", "bearer", r"Bearer\s*(\d+-[a-zA-Z0-9]{64})" + E, not_after=""),
     # Sidekiq Enterprise credentials (gl: sidekiq-secret, sidekiq-sensitive-url)
@@ -1201,6 +1203,46 @@ STRUCTURES: list[Rule] = [
         r"(?i)the (?:default )?password (?:for (?:the )?(?:user|username) ['\"][^'\"\n]{2,24}['\"] )?is "
         r"(?:'([^'\n#$|\"{<+ ()\\][^'\n]{2,60})'|\"([^'\n#$|\"{<+ ()\\][^\"\n]{2,60})\")",
         not_after="",
+    ),
+    # "Password" in other languages, then a value of ASCII characters (passwords are typed in ASCII;
+    # CJK writes no spaces, so the value ends where ASCII does): `WiFi密码` and a full-width colon,
+    # `パスワードは …`, `Passwort: …`, `das Passwort ist ….`, judged as a keyed password (a verb as `is`).
+    # One rule per word and separator, each led by its word: a rule runs only where its word occurs.
+    *(
+        rule(
+            "generic_password",
+            "",
+            # not a word's end, nor a field of a list like `user:password:UID:GID`
+            rf"(?i){word}(?<!\w:{word})"
+            + ("" if cjk else rf"(?<![^\W\d_]{word})")
+            + r"(?:[ \t]*\([^)\n]{0,20}\))?"
+            + separator
+            + r"[ \t]*(?:[\"'「『]([!-~]{3,200}?)[\"'」』]|([!-~]{4,200}?))"
+            r"(?=[.,;:!?。、\uff0c\uff1b\uff01\uff1f]*(?:[\s\uff09」』]|[^!-~]|$))",  # full-width , ; ! ? )
+            not_after="",
+            check=check,
+        )
+        for words, cjk in (
+            ("密码 密碼 口令 パスワード 暗証番号 비밀번호 암호", True),
+            (
+                "contraseña contrasena passwort kennwort senha пароль parola wachtwoord hasło haslo lösenord "
+                "passord adgangskode salasana heslo jelszó şifre",
+                False,
+            ),
+            (r"mot\sde\spasse mật\skhẩu kata\ssandi", False),
+        )
+        for word in words.split()
+        for separator, check in (
+            # \uff1a: the full-width colon; は, 是, 为, 는: "is" as a particle or copula
+            (
+                r"[ \t]*(?:[:\uff1a=]|は|是|为|為|는)",
+                lambda value: keyed_value_is_secret("password", "=", value, ""),
+            ),
+            (
+                r"[ \t]+(?:ist|est|es|é|är|er|on|jest)[ \t]",
+                lambda value: keyed_value_is_secret("password", " is ", value, ""),
+            ),
+        )
     ),
     # Gradle credentials { username '…' password '…' } (np: gradle.1)
     rule(

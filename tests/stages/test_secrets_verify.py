@@ -474,3 +474,41 @@ def test_json_escaped_text_is_redacted_and_stays_json(text, secret):
     assert secret not in redacted
     assert secret not in json.loads(redacted)["content"]
     assert json.loads(redacted)["content"] == redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "WiFi密码\uff1a{p}",
+        "密码: {p}\uff0c请保管好",
+        "パスワードは {p} です",
+        "비밀번호: {p}",
+        "Contraseña: {p}",
+        "mot de passe : {p}",
+        "Das Passwort ist {p}.",
+        "пароль: {p}",
+        "hasło: '{p}'",
+        "The wifi password is {p}.",
+    ],
+)
+def test_passwords_named_in_other_languages_and_in_sentences_are_redacted(text):
+    assert PASSWORD not in redact(text.format(p=PASSWORD))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "パスワードは英数字8文字以上で設定してください",
+        "密码\uff1a请输入密码",
+        "Passwort vergessen?",
+        "le mot de passe est obligatoire",
+        "Das Passwort ist falsch.",
+        "hesap:parola:UID:GID:GECOS:dizin:kabuk",
+        "If the password is incorrect\nand PINENTRY_STATUS is set",
+        "the password is missing.",
+        "decrypt without a password is GNUTLS_E_DECRYPTION_FAILED.",
+        "an exclamation mark means that the password is locked\\&. The remaining characters",
+    ],
+)
+def test_prose_about_passwords_in_any_language_is_left_alone(text):
+    assert find_secrets(text) == []
