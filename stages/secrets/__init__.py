@@ -138,16 +138,17 @@ def _secret_span(rule: Rule, text: str, match: re.Match[str]) -> tuple[int, int]
     return start, end
 
 
-# JSON's and C's escapes of white space, quotes, slashes and the backslash itself
+# JSON's and C's escapes of white space, of `/` and of the backslash itself. Escaped quotes stay as
+# written: the keyed rule pairs the quotes of a line, and a JSON string's own quotes would pair with
+# them; the rules allow a backslash before a quote instead (`API_KEY=\\"…\\"`).
 ESCAPE = re.compile(r"\\([ntr/\\])")
 MEANING = {"n": "\n", "t": "\t", "r": "\r"}
 
 
 def unescaped(text: str) -> tuple[str, list[int]]:
-    """The text with its escapes read as what they stand for (`\\n` a line break, `\\"` a quote),
-    and where in it each escape's backslash was dropped (the index of the character after it).
-    JSON logs, notebooks and escaped tool output hold `…settings\\nghp_…` (a token glued to an
-    `n`) and `API_KEY=\\"…\\"` (quotes behind backslashes): read as written, both hide secrets."""
+    """The text with its escapes read as what they stand for (`\\n` a line break), and where in it
+    each escape's backslash was dropped (the index of the character after it). JSON logs, notebooks
+    and escaped tool output hold `…settings\\nghp_…`: read as written, the token is glued to an `n`."""
     if "\\" not in text:
         return text, []
     parts = ESCAPE.split(text)  # text, escaped character, text, …

@@ -78,9 +78,10 @@ IDENTIFIER = re.compile(
     r"^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?|[A-Za-z_]\w*[(\[].*|[a-z]{2,}(?:[A-Z][a-z]{2,})+\d*)$"
 )
 # An unquoted value that is an expression of code, not a literal: it opens a tuple, list, dict or
-# set (or a `{name}` placeholder), negates, reads `this.`/`self.`, ends a Python block header
-# (`if token == TOKEN_NAME:`), or holds an operator no config value is written with
-# (`r.key===null?n:r.key`, `a&&b`, `x?.y`, `p->key`, a chained `P.a=P.b=…`; a token may hold `=`),
+# set (or a `{name}` placeholder), negates (`-offset`; not a 16-character token `-uikKQ…`),
+# reads `this.`/`self.`, ends a Python block header (`if token == TOKEN_NAME:`), or holds an
+# operator no config value is written with (`r.key===null?n:r.key`, `a&&b`, `x?.y`, `p->key`, a
+# chained `P.a=P.b=…`; a token may hold `=`),
 # or is a Vim script scoped name (`s:all_tokens[…]`, `a:dict`) or a Perl `qr/…/`. In
 # configuration (.env, YAML, INI, a shell) values are bare; in code a bare right-hand side is an
 # expression, and what it evaluates to is not in the text (detect-secrets' KeywordDetector wants
@@ -273,6 +274,10 @@ def closes_a_literal(text: str, at: int) -> bool:
     return count % 2 == 1
 
 
+def kind_of(name: str) -> str:
+    return "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
+
+
 def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, class) of each keyed secret value."""
     done = 0
@@ -293,8 +298,7 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             done = pair.end()
             name, value, quote = pair.group("name"), pair.group("quoted"), pair.group("q")
             if keyed_value_is_secret(name, "=", value, quote):
-                kind = "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
-                yield pair.start("quoted"), pair.end("quoted"), kind
+                yield pair.start("quoted"), pair.end("quoted"), kind_of(name)
             continue
         match = KEYED.match(text, start)
         if match is None:
@@ -311,8 +315,7 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             continue  # an f-string with a field: its value is computed
         after = text[match.end() : match.end() + 40]
         if keyed_value_is_secret(name, match.group("sep"), value, quote, call, after):
-            kind = "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
-            yield match.start(group), match.end(group), kind
+            yield match.start(group), match.end(group), kind_of(name)
     if "==" in text or "!=" in text:
         yield from find_compared(text)
 
@@ -324,5 +327,4 @@ def find_compared(text: str) -> Iterator[tuple[int, int, str]]:
         start = text.rfind(quote, text.rfind("\n", 0, end) + 1, end) + 1
         value, name = text[start:end], match.group("name")
         if start and value and "\\" not in value and keyed_value_is_secret(name, "==", value, quote):
-            kind = "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
-            yield start, end, kind
+            yield start, end, kind_of(name)
