@@ -186,6 +186,10 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
         for match in rule.pattern.finditer(lowered if rule.lowered else text):
             if rule.near and not rule.near.search(lowered, max(0, match.start() - 60), match.start()):
                 continue
+            if rule.unless and rule.unless.search(
+                lowered, lowered.rfind("\n", 0, match.start()) + 1, match.start()
+            ):
+                continue
             span = _secret_span(rule, text, match)
             if span is not None:
                 add(*span, rule.kind)

@@ -32,7 +32,8 @@ from pica.stages.secrets.verify import (
 # are not, and are skipped without a full match.
 SECRET_WORD = re.compile(
     r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat|salt|seed)"
-    r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?\\?[\"']?\]?[ \t]*(?:[:=,?+.!|<>]|is[ \t]|[\"'`]|string|str|char|const))"
+    r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?\\?[\"']?\]?[ \t]*"
+    r"(?:[:=,?+.!|<>]|is[ \t]|to[ \t]|[\"'`]|string|str|char|const))"
 )
 # `secret_id` is Vault AppRole's SecretID, a credential (developer.hashicorp.com/vault/docs/auth/approle)
 SECRET_NAME = (
@@ -58,6 +59,13 @@ SETTER_BEFORE = re.compile(
 SETTER_PAIR = re.compile(
     r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)[\"']\s*,\s*"
     r"(?P<q>[\"'])(?P<quoted>(?:[^\"'\n\\]|\\.)+)(?P=q)\s*\)"
+)
+# An instruction: "Set `ADMIN_PASSWORD` to `P@ssw0rd252!`", "set api_key to 9f2c…" (READMEs, notes
+# to an agent): the name after `set`, the value after `to`.
+SET_TO_BEFORE = re.compile(r"(?i)\bset[ \t]+`?\Z")
+SET_TO = re.compile(
+    r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?)`?[ \t]+to[ \t]+"
+    r"(?:(?P<q>`)(?P<quoted>[^`\n]+)`|(?P<bare>[^\s`]+?))(?=[.,;:!?)]*(?:\s|$))"
 )
 # The mirror of `password == "…"`: a literal compared with a secret-named variable,
 # `if ("…" == password)`, `if ("…" !== my_private_key)` (detect-secrets' KeywordDetector
@@ -299,6 +307,13 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             name, value, quote = pair.group("name"), pair.group("quoted"), pair.group("q")
             if keyed_value_is_secret(name, "=", value, quote):
                 yield pair.start("quoted"), pair.end("quoted"), kind_of(name)
+            continue
+        told = SET_TO.match(text, start) if SET_TO_BEFORE.search(text, max(0, start - 8), start) else None
+        if told is not None:
+            done = told.end()
+            group = "quoted" if told.group("q") else "bare"
+            if keyed_value_is_secret(told.group("name"), "=", told.group(group), told.group("q") or ""):
+                yield told.start(group), told.end(group), kind_of(told.group("name"))
             continue
         match = KEYED.match(text, start)
         if match is None:

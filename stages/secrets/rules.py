@@ -47,6 +47,7 @@ class Rule:
     lowered: bool = False  # case-insensitive: matched against the lowercased text (9x faster)
     near: re.Pattern[str] | None = None  # must match the 60 lowercased characters before the match
     grow: re.Pattern[str] | None = None  # must match right before the match; joins the secret
+    unless: re.Pattern[str] | None = None  # rejects the match when found earlier on its line (lowercased)
 
 
 def rule(
@@ -60,6 +61,7 @@ def rule(
     trusted: Callable[[str], bool] | None = None,
     near: str | None = None,
     grow: str | None = None,
+    unless: str | None = None,
 ) -> Rule:
     glue = frozenset(c for c in map(chr, range(128)) if not_after and re.match(f"[{not_after}]", c))
     lowered = pattern.startswith("(?i)")
@@ -77,6 +79,7 @@ def rule(
         lowered,
         re.compile(near + r"\Z") if near else None,
         re.compile("(?:" + grow + r")\Z") if grow else None,
+        re.compile(unless) if unless else None,
     )
 
 
@@ -932,9 +935,12 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "-p",
-        r"(?:-u|--user(?:name)?)[ =]\S+\s+(?:-p[ =]?['\"]?|--password[ =]?['\"]?" + NOT_PROSE + r")"
-        r"([^\s'\"]{2,200})",  # `psexec -u a -p pass cmd`: after `-p` the command's words follow
+        r"(?:-u|--user(?:name)?)[ =]\S+\s+(?:-p[ =]?['\"]?|--password[ =]['\"]?" + NOT_PROSE + r")"
+        r"([^\s'\"-][^\s'\"]{1,199})",  # `psexec -u a -p pass cmd`: after `-p` the command's words follow
         not_after=r"\w-",
+        # MySQL's `-p` takes its password glued (`-pSECRET`, the rule below); `mysql -u root -p db`
+        # asks for it, and `db` is the database (MySQL manual, --password)
+        unless=r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb)\b",
     ),
     rule(
         "cli_credentials",
@@ -966,7 +972,12 @@ STRUCTURES: list[Rule] = [
         ),
     ),
     # mysql -pSECRET (no space: the password is glued to the flag)
-    rule("cli_credentials", "mysql", r"\bmysql(?:dump)?\b[^\n]*?\s-p([^\s'\"-][^\s'\"]{3,})", not_after=""),
+    rule(
+        "cli_credentials",
+        "mysql mariadb",
+        r"\b(?:mysql(?:dump|admin|import|show|check)?|mariadb(?:-dump|-admin)?)\b[^\n]{0,200}?\s-p([^\s'\"-][^\s'\"]{3,})",
+        not_after="",
+    ),
     # Connect-VIServer -User u -Password p (np: vmware.1)
     rule(
         "cli_credentials",
@@ -974,6 +985,16 @@ STRUCTURES: list[Rule] = [
         r"(?i)Connect-VIServer.{0,50}-User\s+\S{3,30}\s+.{0,50}?-Password\s+(\S{3,30})",
         not_after="",
     ),
+    # Twilio's Client(account_sid, auth_token): the 32-hex token after an `AC…` account SID
+    rule(
+        "twilio_api_key",
+        "",
+        r"AC[a-f0-9]{32}[\"']\s*,\s*[\"']([a-f0-9]{32})[\"']",
+        not_after="",
+    ),
+    # An Azure Storage account key (64 bytes: 86 base64 characters and `==`) under an Azure or
+    # storage name, though `storage_key` alone names a lookup key in code
+    keyed("azure_credential", r"azure|storage|account", r"[A-Za-z0-9+/]{86}==", "azure storage account"),
     # Passwords on other tools' command lines, each where its manual puts it
     *commands("sshpass", r"\s-p\s*"),  # sshpass(1): -p password
     *commands("redis-cli", r"\s-a\s+"),  # redis-cli: -a <password>
