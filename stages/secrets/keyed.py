@@ -33,7 +33,7 @@ from pica.stages.secrets.verify import (
 SECRET_WORD = re.compile(
     r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat|salt|seed)"
     r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?\\?[\"']?\]?[ \t]*"
-    r"(?:[:=,?+.!|<>]|is[ \t]|to[ \t]|[\"'`]|string|str|char|const))"
+    r"(?:[:=,?+.!|<>]|is[ \t]|[\"'`]|string|str|char|const))"
 )
 # `secret_id` is Vault AppRole's SecretID, a credential (developer.hashicorp.com/vault/docs/auth/approle)
 SECRET_NAME = (
@@ -62,7 +62,7 @@ SETTER_PAIR = re.compile(
 )
 # An instruction: "Set `ADMIN_PASSWORD` to `P@ssw0rd252!`", "set api_key to 9f2c…" (READMEs, notes
 # to an agent): the name after `set`, the value after `to`.
-SET_TO_BEFORE = re.compile(r"(?i)\bset[ \t]+`?\Z")
+SET_TO_BEFORE = re.compile(r"set(?<!\wset)[ \t]+`?")  # on the lowercased text, led by its literal
 SET_TO = re.compile(
     r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?)`?[ \t]+to[ \t]+"
     r"(?:(?P<q>`)(?P<quoted>[^`\n]+)`|(?P<bare>[^\s`]+?))(?=[.,;:!?)]*(?:\s|$))"
@@ -308,13 +308,6 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             if keyed_value_is_secret(name, "=", value, quote):
                 yield pair.start("quoted"), pair.end("quoted"), kind_of(name)
             continue
-        told = SET_TO.match(text, start) if SET_TO_BEFORE.search(text, max(0, start - 8), start) else None
-        if told is not None:
-            done = told.end()
-            group = "quoted" if told.group("q") else "bare"
-            if keyed_value_is_secret(told.group("name"), "=", told.group(group), told.group("q") or ""):
-                yield told.start(group), told.end(group), kind_of(told.group("name"))
-            continue
         match = KEYED.match(text, start)
         if match is None:
             continue
@@ -333,6 +326,18 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             yield match.start(group), match.end(group), kind_of(name)
     if "==" in text or "!=" in text:
         yield from find_compared(text)
+    if "set " in lowered:
+        yield from find_told(text, lowered)
+
+
+def find_told(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each value given in an instruction, "set NAME to VALUE"."""
+    for before in SET_TO_BEFORE.finditer(lowered):
+        told = SET_TO.match(text, before.end())
+        if told is not None:
+            group = "quoted" if told.group("q") else "bare"
+            if keyed_value_is_secret(told.group("name"), "=", told.group(group), told.group("q") or ""):
+                yield told.start(group), told.end(group), kind_of(told.group("name"))
 
 
 def find_compared(text: str) -> Iterator[tuple[int, int, str]]:
