@@ -83,6 +83,13 @@ def rule(
     )
 
 
+def led(word: str, *not_before: str) -> str:
+    """`word` (a pattern) as the literal that leads a pattern, with what may not come right before
+    it looked for behind it. The regex engine searches for a leading literal; a pattern led by a
+    lookbehind is tried at every position of the text (about 20 ms per million characters)."""
+    return word + "".join(f"(?<!{before}{word})" for before in not_before)
+
+
 # A command-line argument: quoted (the quotes are not the password), or up to a space or shell operator
 CLI_VALUE = r"""(?:'([^'\n]{3,200})'|"([^"\n]{3,200})"|([^\s'"\x60;|&<>()]{3,200}))"""
 
@@ -90,13 +97,12 @@ CLI_VALUE = r"""(?:'([^'\n]{3,200})'|"([^"\n]{3,200})"|([^\s'"\x60;|&<>()]{3,200
 def commands(tools: str, before: str) -> list[Rule]:
     """A password given on the command line of each of `tools` (space-separated names): after
     `before` (the flag, or the arguments that precede it), on the same line. One rule per tool, each
-    led by the tool's name, so the regex engine finds it with a literal search: a pattern led by a
-    lookbehind is tried at every position of a long line (about 20 ms per million characters)."""
+    led by the tool's name (`led`)."""
     return [
         rule(
             "cli_credentials",
             "",
-            rf"{re.escape(tool)}(?<![\w./-]{re.escape(tool)})(?![\w-])[^\n]{{0,200}}?{before}" + CLI_VALUE,
+            led(re.escape(tool), r"[\w./-]") + rf"(?![\w-])[^\n]{{0,200}}?{before}" + CLI_VALUE,
             not_after="",
             check=not_named_for_the_idea,
         )
@@ -1027,7 +1033,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "",
-        r"net(?<![\w./-]net)[ \t]+use\b[^\n]{0,200}?\s(?:/user:\S+|\\{1,2}\S+)\s+(?!/)" + CLI_VALUE,
+        led("net", r"[\w./-]") + r"[ \t]+use\b[^\n]{0,200}?\s(?:/user:\S+|\\{1,2}\S+)\s+(?!/)" + CLI_VALUE,
         not_after="",
     ),
     # Oracle's user/password@database as the first argument (sqlplus, Data Pump, SQL*Loader, RMAN)
@@ -1035,7 +1041,7 @@ STRUCTURES: list[Rule] = [
         rule(
             "cli_credentials",
             "",
-            rf"{tool}(?<![\w./-]{tool})(?:\s+-[A-Za-z]+)*\s+(?:target=|userid=)?['\"]?[\w$#]+/"
+            led(tool, r"[\w./-]") + r"(?:\s+-[A-Za-z]+)*\s+(?:target=|userid=)?['\"]?[\w$#]+/"
             r"([^\s/@'\"]{3,200})(?=@|['\"\s]|$)",
             not_after="",
         )
@@ -1043,7 +1049,9 @@ STRUCTURES: list[Rule] = [
     ),
     # Flags no other tool uses: OpenSSL's `-passin pass:…` (openssl-passphrase-options(1)), keytool's
     # and jarsigner's `-storepass`, `-keypass`, `-srcstorepass`, `-destkeypass`
-    rule("cli_credentials", "", r"-pass(?<![\w-]-pass)(?:in|out|word)?\s+pass:" + CLI_VALUE, not_after=""),
+    rule(
+        "cli_credentials", "", led("-pass", r"[\w-]") + r"(?:in|out|word)?\s+pass:" + CLI_VALUE, not_after=""
+    ),
     rule(
         "cli_credentials",
         "",
@@ -1063,7 +1071,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "",
-        r"echo(?<!\wecho)(?:\s+-n)?\s+"
+        led("echo", r"\w")
+        + r"(?:\s+-n)?\s+"
         + CLI_VALUE
         + r"\s*\|\s*[^\n|]{0,100}\blogin\b[^\n|]{0,200}--(?:password-stdin|with-token)",
         not_after="",
@@ -1075,7 +1084,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "",
-        r"(?i)identified(?<!\widentified)[ \t]+(?:with[ \t]+\w+[ \t]+)?by[ \t]+(?:password[ \t]+)?"
+        "(?i)" + led("identified", r"\w") + r"[ \t]+(?:with[ \t]+\w+[ \t]+)?by[ \t]+(?:password[ \t]+)?"
         r"(?:'([^'\n]{3,200})'|\"([^\"\n]{3,200})\"|([^\s'\";]{3,200})"
         # unquoted (Oracle), only where the statement ends or goes on with one of its own clauses
         r"(?=[ \t]*(?:;|\n|$)|[ \t]+(?:default|temporary|quota|profile|password|account|container)\b))",
@@ -1085,14 +1094,16 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "",
-        r"(?i)password(?<!\wpassword)\s*=?\s*'([^'\n]{3,200})'",
+        "(?i)" + led("password", r"\w") + r"\s*=?\s*'([^'\n]{3,200})'",
         not_after="",
         near=r"\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]*",
     ),
     rule(
         "generic_password",
         "",
-        r"(?i)set(?<!\wset)[ \t]+password\b[^;\n]{0,100}?=\s*(?:password\s*\(\s*)?'([^'\n]{3,200})'",
+        "(?i)"
+        + led("set", r"\w")
+        + r"[ \t]+password\b[^;\n]{0,100}?=\s*(?:password\s*\(\s*)?'([^'\n]{3,200})'",
         not_after="",
     ),
     # ?token=… in URLs
@@ -1234,8 +1245,8 @@ STRUCTURES: list[Rule] = [
             "generic_password",
             "",
             # not a word's end, nor a field of a list like `user:password:UID:GID`
-            rf"(?i){word}(?<!\w:{word})"
-            + ("" if cjk else rf"(?<![^\W\d_]{word})")
+            "(?i)"
+            + led(word, r"\w:", *(() if cjk else (r"[^\W\d_]",)))
             + r"(?:[ \t]*\([^)\n]{0,20}\))?"
             + separator
             + r"[ \t]*(?:[\"'「『]([!-~]{3,200}?)[\"'」』]|([!-~]{4,200}?))"
