@@ -12,14 +12,20 @@ else the ones it declares. One Aho-Corasick pass (pyahocorasick) finds which of 
 keywords occur; a keyword under 3 characters (`.`, `=`) would match everywhere, so its rule always
 runs. Case-insensitive rules match the lowercased text, where the engine keeps its literal-prefix
 search.
+
+The rules are compiled on the first call, not at import (about 0.15 s): every `pica search` imports
+this module, and most never redact anything.
 """
 
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import re._parser as _parser
 from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 try:  # one pass for all keywords; without it, one substring search per keyword (slower)
     import ahocorasick
@@ -27,10 +33,11 @@ except ImportError:  # pragma: no cover
     ahocorasick = None
 
 from pica.stages.secrets.keyed import find_keyed
-from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS, Rule
 from pica.stages.secrets.verify import FIELD, TEMPLATE, entropy, token_is_stand_in
 
-RULES: list[Rule] = TOKENS + CONTEXTUAL + STRUCTURES
+if TYPE_CHECKING:
+    from pica.stages.secrets.rules import Rule
+
 SHORTEST_KEYWORD = 3  # shorter keywords occur in nearly any text
 
 
@@ -78,25 +85,41 @@ def gate(rule: Rule) -> tuple[str, ...]:
     return tuple(sorted(derived or declared))
 
 
-GATES: list[tuple[str, ...]] = [gate(rule) for rule in RULES]
-KEYWORDS: tuple[str, ...] = tuple(sorted({k for keywords in GATES for k in keywords}))
-# Short keywords (`.`, `@`, `-p`) occur everywhere: each is one substring search, not thousands of
-# automaton hits. The others are found in one Aho-Corasick pass.
-SHORT = tuple(k for k in KEYWORDS if len(k) < SHORTEST_KEYWORD)
-if ahocorasick is not None:
-    AUTOMATON = ahocorasick.Automaton()
-    for keyword in KEYWORDS:
-        if len(keyword) >= SHORTEST_KEYWORD:
-            AUTOMATON.add_word(keyword, keyword)
-    AUTOMATON.make_automaton()
+@dataclass(frozen=True)
+class RuleSet:
+    rules: list[Rule]
+    gates: list[tuple[str, ...]]  # each rule's keywords, one of which must occur for it to run
+    short: tuple[str, ...]  # keywords found by substring search
+    automaton: Any  # the others, found in one Aho-Corasick pass (None without pyahocorasick)
+    public: frozenset[str]  # published keys that stay public under any name
 
 
-def keywords_in(lowered: str) -> set[str]:
-    """Which keywords occur in the lowercased text."""
-    if ahocorasick is None:
-        return {k for k in KEYWORDS if k in lowered}
-    present = {keyword for _, keyword in AUTOMATON.iter(lowered)}
-    present.update(k for k in SHORT if k in lowered)
+@functools.cache
+def ruleset() -> RuleSet:
+    """The rules compiled, with their gates and keyword automaton: built once, on first use."""
+    from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS
+
+    rules = TOKENS + CONTEXTUAL + STRUCTURES
+    gates = [gate(rule) for rule in rules]
+    keywords = sorted({k for keywords in gates for k in keywords})
+    # Short keywords (`.`, `@`, `-p`) occur everywhere: each is one substring search, not thousands
+    # of automaton hits. The others are found in one Aho-Corasick pass.
+    automaton = None
+    if ahocorasick is not None:
+        automaton = ahocorasick.Automaton()
+        for keyword in keywords:
+            if len(keyword) >= SHORTEST_KEYWORD:
+                automaton.add_word(keyword, keyword)
+        automaton.make_automaton()
+    short = tuple(k for k in keywords if len(k) < SHORTEST_KEYWORD or automaton is None)
+    return RuleSet(rules, gates, short, automaton, frozenset(GOOGLE_PUBLIC_KEYS))
+
+
+def keywords_in(lowered: str, rules: RuleSet) -> set[str]:
+    """Which of the rules' keywords occur in the lowercased text."""
+    present = {k for k in rules.short if k in lowered}
+    if rules.automaton is not None:
+        present.update(keyword for _, keyword in rules.automaton.iter(lowered))
     return present
 
 
@@ -171,16 +194,17 @@ def in_text(dropped: list[int], start: int, end: int) -> tuple[int, int]:
 
 def find_secrets(text: str) -> list[tuple[int, int, str]]:
     """(start, end, class) of every secret in `text`, sorted, non-overlapping."""
+    rules = ruleset()
     text, dropped = unescaped(text)
     lowered = lower(text)
-    present = keywords_in(lowered)
+    present = keywords_in(lowered, rules)
     spans: list[tuple[int, int, str]] = []
 
     def add(start: int, end: int, kind: str) -> None:
         if end > start and not any(s < end and start < e for s, e, _ in spans):
             spans.append((start, end, kind))
 
-    for rule, keywords in zip(RULES, GATES, strict=True):
+    for rule, keywords in zip(rules.rules, rules.gates, strict=True):
         if keywords and present.isdisjoint(keywords):
             continue
         for match in rule.pattern.finditer(lowered if rule.lowered else text):
@@ -194,7 +218,7 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
             if span is not None:
                 add(*span, rule.kind)
     for start, end, kind in find_keyed(text, lowered):
-        if text[start:end] not in GOOGLE_PUBLIC_KEYS:  # published keys stay public under any name
+        if text[start:end] not in rules.public:  # published keys stay public under any name
             add(start, end, kind)
     return sorted((*in_text(dropped, start, end), kind) for start, end, kind in spans)
 
