@@ -24,6 +24,7 @@ import functools
 import re
 import re._parser as _parser
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -89,6 +90,7 @@ def gate(rule: Rule) -> tuple[str, ...]:
 class RuleSet:
     rules: list[Rule]
     gates: list[tuple[str, ...]]  # each rule's keywords, one of which must occur for it to run
+    quoted: list[int]  # the rules whose patterns hold a quote
     short: tuple[str, ...]  # keywords found by substring search
     automaton: Any  # the others, found in one Aho-Corasick pass (None without pyahocorasick)
     public: frozenset[str]  # published keys that stay public under any name
@@ -101,6 +103,7 @@ def ruleset() -> RuleSet:
 
     rules = TOKENS + CONTEXTUAL + STRUCTURES
     gates = [gate(rule) for rule in rules]
+    quoted = [i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern)]
     keywords = sorted({k for keywords in gates for k in keywords})
     # Short keywords (`.`, `@`, `-p`) occur everywhere: each is one substring search, not thousands
     # of automaton hits. The others are found in one Aho-Corasick pass.
@@ -112,7 +115,7 @@ def ruleset() -> RuleSet:
                 automaton.add_word(keyword, keyword)
         automaton.make_automaton()
     short = tuple(k for k in keywords if len(k) < SHORTEST_KEYWORD or automaton is None)
-    return RuleSet(rules, gates, short, automaton, frozenset(GOOGLE_PUBLIC_KEYS))
+    return RuleSet(rules, gates, quoted, short, automaton, frozenset(GOOGLE_PUBLIC_KEYS))
 
 
 def keywords_in(lowered: str, rules: RuleSet) -> set[str]:
@@ -192,19 +195,66 @@ def in_text(dropped: list[int], start: int, end: int) -> tuple[int, int]:
     return start + bisect.bisect_left(dropped, start), end + bisect.bisect_right(dropped, end - 1)
 
 
+def quoted_lines(text: str) -> tuple[str, list[int], list[int], list[int]]:
+    """The lines of `text` that hold an escaped quote, joined and read one level down: `\\"` as a
+    quote, and the line's own quotes as NUL (they delimit the JSON or C string those lines are
+    inside and would pair with the inner ones; NUL is no quote, space or word, so `"password",`
+    does not become a `password ,` with a value). Returns the view; where each of its lines starts
+    in the lines as written and in `text`; and the dropped backslashes (as `unescaped` gives them:
+    where each quote of the view is)."""
+    lines: list[tuple[int, str]] = []
+    at = text.find('\\"')
+    while at != -1:  # each line holding one, once
+        start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+        end = len(text) if end == -1 else end
+        lines.append((start, text[start:end]))
+        at = text.find('\\"', end)
+    written, length = [], 0
+    for _, line in lines:
+        written.append(length)
+        length += len(line) + 1
+    view = "".join(line.replace('"', "\0").replace("\\\0", '"') + "\n" for _, line in lines)
+    quotes = [quote.start() for quote in re.finditer('"', view)]
+    return view, written, [at for at, _ in lines], quotes
+
+
 def find_secrets(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, class) of every secret in `text`, sorted, non-overlapping."""
+    """(start, end, class) of every secret in `text`, sorted, non-overlapping. Text holding escaped
+    quotes (`{"output": "export DB_PASSWORD=\\"…\\""}`: a JSON string inside a JSON log, a string
+    literal in code) is also read with those quotes as quotes, on the lines that hold them."""
     rules = ruleset()
     text, dropped = unescaped(text)
     lowered = lower(text)
     present = keywords_in(lowered, rules)
+    spans = secret_spans(text, lowered, present, range(len(rules.rules)), rules)
+    if '\\"' in text:
+        view, written, in_text_at, quotes = quoted_lines(text)
+        # only the rules a quote can matter to: a token's own format is found in the text already
+        lowered = lower(view)
+        for start, end, kind in secret_spans(view, lowered, keywords_in(lowered, rules), rules.quoted, rules):
+            if "\0" in view[start:end]:
+                continue  # a span over a string's own quote
+            start, end = in_text(quotes, start, end)
+            line = bisect.bisect_right(written, start) - 1
+            last = bisect.bisect_right(written, end - 1) - 1
+            add(spans, in_text_at[line] + start - written[line], in_text_at[last] + end - written[last], kind)
+    return sorted((*in_text(dropped, start, end), kind) for start, end, kind in spans)
+
+
+def add(spans: list[tuple[int, int, str]], start: int, end: int, kind: str) -> None:
+    """Add a span unless empty or overlapping one found before it."""
+    if end > start and not any(s < end and start < e for s, e, _ in spans):
+        spans.append((start, end, kind))
+
+
+def secret_spans(
+    text: str, lowered: str, present: set[str], which: Iterable[int], rules: RuleSet
+) -> list[tuple[int, int, str]]:
+    """The spans of `text` that `which` of the rules, and the keyed scan, find, in that order;
+    `present` holds the keywords that occur in it (or more)."""
     spans: list[tuple[int, int, str]] = []
-
-    def add(start: int, end: int, kind: str) -> None:
-        if end > start and not any(s < end and start < e for s, e, _ in spans):
-            spans.append((start, end, kind))
-
-    for rule, keywords in zip(rules.rules, rules.gates, strict=True):
+    for i in which:
+        rule, keywords = rules.rules[i], rules.gates[i]
         if keywords and present.isdisjoint(keywords):
             continue
         for match in rule.pattern.finditer(lowered if rule.lowered else text):
@@ -216,11 +266,11 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
                 continue
             span = _secret_span(rule, text, match)
             if span is not None:
-                add(*span, rule.kind)
+                add(spans, *span, rule.kind)
     for start, end, kind in find_keyed(text, lowered):
         if text[start:end] not in rules.public:  # published keys stay public under any name
-            add(start, end, kind)
-    return sorted((*in_text(dropped, start, end), kind) for start, end, kind in spans)
+            add(spans, start, end, kind)
+    return spans
 
 
 def redact(text: str, found: Counter[str] | None = None) -> str:
