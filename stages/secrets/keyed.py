@@ -31,14 +31,14 @@ from pica.stages.secrets.verify import (
 # A secret word followed, within the name, by an assignment: most mentions of "token" in prose
 # are not, and are skipped without a full match.
 SECRET_WORD = re.compile(
-    r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat|salt|seed)"
+    r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat|salt|seed|psk)"
     r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?\\?[\"']?\]?[ \t]*"
     r"(?:[:=,?+.!|<>]|is[ \t]|[\"'`]|string|str|char|const))"
 )
 # `secret_id` is Vault AppRole's SecretID, a credential (developer.hashicorp.com/vault/docs/auth/approle)
 SECRET_NAME = (
     r"(?:secret[_-]?id|secret|token|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
-    r"|credential|creds|auth|auth[_-]?key|pat|license[_-]?key|account[_-]?key|key|salt|seed)"
+    r"|credential|creds|auth|auth[_-]?key|pat|license[_-]?key|account[_-]?key|key|salt|seed|psk)"
 )
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
 KEYED = re.compile(
@@ -46,20 +46,33 @@ KEYED = re.compile(
     r"(?:[ \t]*:?[ \t]*(?:string|String|str|&str|const\s+char\s*\*|char\s*\*)(?=[ \t]*[:=]))?"
     r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|:(?!:)(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
     r"|[ \t]+is[ \t]+|[ \t]+(?=[\"'])|,(?=[^\s,]))"
-    r"(?P<call>\w+\()?[ \t]*(?P<prefix>[rRbBuUfF]{1,2}(?=[\"']))?"  # Python's r'', b'', f'' literals
+    # Python's r'', b'', f'' literals; Go's []byte("…") conversion
+    r"(?P<call>\w+\()?[ \t]*(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|\[\]byte\((?=[\"']))?"
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
     r"|(?P<bare>(?:(?!\\[nrt])[^\s\"'`,;)}\]]){4,300}))"
 )
 # A name and its value as the two arguments of a setter or a definition: PHP's
 # `define('DB_PASSWORD', '…')`, Java's `setProperty("…keyStorePassword", "…")` and
-# `put("password", "…")`, Go's `os.Setenv("API_KEY", "…")`, JavaScript's `setItem("token", "…")`.
+# `put("password", "…")`, Go's `os.Setenv("API_KEY", "…")`, JavaScript's `setItem("token", "…")`;
+# or of a lookup with a default, the value used when the environment has none:
+# `os.environ.get("SECRET_KEY", "…")`, `getenv("API_KEY", "…")`, Ruby's `ENV.fetch("TOKEN", "…")`,
+# `System.getProperty("db.password", "…")`, python-decouple's `config("KEY", default="…")`.
 SETTER_BEFORE = re.compile(
-    r"\b(?:define|put|setProperty|setItem|setdefault|set|add|Add|setenv|Setenv|putenv)\(\s*[\"']\Z"
+    r"\b(?:define|put|setProperty|setItem|setdefault|set|add|Add|setenv|Setenv|putenv"
+    r"|get|getenv|Getenv|getEnv|fetch|getProperty|getOrDefault|env|config)\(\s*[\"']\Z"
 )
 SETTER_PAIR = re.compile(
-    r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)[\"']\s*,\s*"
-    r"(?P<q>[\"'])(?P<quoted>(?:[^\"'\n\\]|\\.)+)(?P=q)\s*\)"
+    r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)[\"']\s*,\s*(?:default\s*=\s*)?"
+    r"(?P<q>[\"'])(?P<quoted>(?:[^\"'\n\\]|\\.)+)(?P=q)\s*[),]"
 )
+# A literal as the fallback of a secret read from the environment: `process.env.JWT_SECRET ?? '…'`,
+# `os.getenv("API_KEY") or "…"`: the operator and the literal, then the name before them.
+# One pattern per operator, each led by its literal: the engine searches for a leading literal fast.
+FALLBACKS = [
+    re.compile(operator + r"[ \t]+(?P<q>[\"'])(?P<quoted>(?:[^\"'\n\\]|\\.)+)(?P=q)")
+    for operator in (r"\?\?", r"\|\|", r" or")
+]
+FALLBACK_NAME = re.compile(r"(?P<name>[\w.$-]*(?i:" + SECRET_NAME + r")s?)[\"']?\]?\)?[ \t]*\Z")
 # An instruction: "Set `ADMIN_PASSWORD` to `P@ssw0rd252!`", "set api_key to 9f2c…" (READMEs, notes
 # to an agent): the name after `set`, the value after `to`.
 SET_TO_BEFORE = re.compile(r"set(?<!\wset)[ \t]+`?")  # on the lowercased text, led by its literal
@@ -79,7 +92,7 @@ CONCEPT_WORDS = re.compile(
     r"(?i)key|secret|pass|token|auth|value|version|fake|dummy|sample|test|example|short|long|string"
 )
 MALFORMED_TOKEN = re.compile(
-    r"^(?:dapi|gh[pousr]_|glpat-|xox[bpae]-|sk-|sk_live_|npm_|hf_|px-(?:api|dep)-|NR[A-Z]{2}-)|NRAL$"
+    r"^(?:dapi|gh[pousr]_|glpat-|xox[bpae]-|sk-(?![0-9a-f]{32}$)|sk_live_|npm_|hf_|px-(?:api|dep)-|NR[A-Z]{2}-)|NRAL$"
 )
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 IDENTIFIER = re.compile(
@@ -147,7 +160,12 @@ PROVIDER_NAME = re.compile(r"(?i)aws.?secret|meraki|ibm|softlayer|cloudant|sumo|
 # detect-secrets' KeywordDetector reports `aws_secret_access_key = "m{{h}o)p${e]…}}"`
 # (tests/plugins/keyword_test.py).
 KEY_ALPHABET = re.compile(r"[A-Za-z0-9+/=_.-]+")
-PASSWORD_NAME = re.compile(r"(?i)pass|pwd|pw\b|pw$")
+CODE_ROOTS = frozenset(
+    {"self", "this", "cls", "os", "sys", "env", "environ", "config", "conf", "cfg", "settings", "args"}
+    | {"opts", "options", "params", "request", "req", "app", "ctx", "context", "vars", "process"}
+    | {"credentials", "creds", "secrets", "data", "user", "db"}
+)
+PASSWORD_NAME = re.compile(r"(?i)pass|pwd|pw\b|pw$|^psk$")  # psk: WPA's pre-shared key (a passphrase)
 
 
 def keyed_value_is_secret(
@@ -157,8 +175,11 @@ def keyed_value_is_secret(
     `after` is what follows the value on its line."""
     password_name = PASSWORD_NAME.search(name) is not None
     word = re.sub(r"[ _-]?\d+$", "", name.rsplit(".", 1)[-1])  # `o.key` -> key, `Pass 1` -> Pass
-    if word in ("pass", "Pass") and sep != "=":
-        return False  # the English word and Python's keyword: "First pass: …", "you can pass '…'"
+    if word in ("pass", "Pass") and sep != "=" and not (quote and sep.strip() == ":" and not value.isalpha()):
+        # the English word and Python's keyword: "First pass: …", "you can pass '…'"; but a
+        # quoted value after `pass:` is an object's field (nodemailer's `auth: {user, pass}`),
+        # unless a word (scipy's `'pass': 'bandpass'`)
+        return False
     last = re.split(r"[_.-]", word)[-1].lower()
     if value.strip("_").lower().rstrip("0123456789") in (word.strip("_").lower(), last):
         return False  # `auth=auth` passes a variable on; `X_PASS = "Pass"` names itself
@@ -217,8 +238,12 @@ def keyed_value_is_secret(
         return True  # random letters, not words: the word shapes below would take it for a name
     if IDENTIFIER.match(value) and not (quote and re.search(r"\d[A-Za-z]", value)):
         # a call, an attribute, an indexing, a camelCase identifier; but a quoted `a.b.c` whose
-        # parts mix digits into letters is a dotted token (a Discord bot token, `sl.…`), not a name
-        return False
+        # parts mix digits into letters is a dotted token (a Discord bot token, `sl.…`), not a name,
+        # and words joined by dots are a passphrase (`"harbor.cactus.lantern"`), quoted or in an
+        # environment variable (`- ADMIN_PASSWORD=willow.glacier.amber`: a shell has no attributes)
+        environment = sep == "=" and name.isupper()
+        if not (password_name and (quote or environment) and passphrase(value)):
+            return False
     if quote and password_name and re.fullmatch(r"[A-Z0-9_]+", value):
         return True  # password "ADMIN_PASS": a quoted literal, not a constant's name
     # Words joined by `_`/`-`, also as a selector or anchor (`#add-password`: Nosey Parker's
@@ -239,11 +264,23 @@ def keyed_value_is_secret(
     return len(value) >= 8 and random_enough(value)
 
 
+def passphrase(value: str) -> bool:
+    """Words joined by dots, none of them code's (`self`, `config`) nor named for the idea."""
+    words = value.split(".")
+    return (
+        re.fullmatch(r"[a-z]+(?:\.[a-z]+)+", value) is not None
+        and not CONCEPT_WORDS.search(value)
+        and not CODE_ROOTS.intersection(words)
+    )
+
+
 def names_no_literal(value: str, quote: str, after: str, password_name: bool) -> bool:
     """Whether the value is code, a locator, a pattern or prose rather than a literal secret
     (the shapes docs/measure/redaction_code.py found in real code)."""
     if not quote and (CODE_EXPRESSION.search(value) or OPERATOR_AFTER.match(after)):
         return True  # an expression, or an operand of one
+    if not quote and re.match(r"[ \t]+-[A-Za-z]", after):
+        return True  # a command and its options (PowerShell's `$pw = Read-Host -AsSecureString`)
     if quote and re.match(r"\.format\(|[ \t]*%[ \t]", after):
         return True  # a template filled in by `.format(…)` or `%`
     locator = LOCATOR.match(value) or (
@@ -311,8 +348,14 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         match = KEYED.match(text, start)
         if match is None:
             continue
-        done = match.end()
+        # a call's arguments are read on: `getEnv("DB_PASSWORD", "…")` holds a name and a value
+        done = match.end("call") if match.group("call") else match.end()
         name, quote = match.group("name"), match.group("q") or ""
+        kind = re.search(r"([A-Za-z]+)[ \t]\Z", text[max(0, start - 30) : start])
+        if kind and NOT_SECRET_NAME.search(f"{kind[1]}_{name}") and not NOT_SECRET_NAME.search(kind[1]):
+            continue  # "cache key: …", "page token: …": the word before names what kind
+        if text[start - 2 : start] == "${" and text.startswith("?", match.end("sep")):
+            continue  # the shell's `${DB_PASSWORD:?missing}`: the message when it is unset
         if not match.group("sep").strip() and text[start - 1 : start] in ("'", '"'):
             continue  # `"ALLOW_USER_PASSWORD_AUTH" "ALLOW_CUSTOM_AUTH"`: a list of strings
         if quote and closes_a_literal(text, match.start("quoted") - 1):
@@ -326,6 +369,8 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             yield match.start(group), match.end(group), kind_of(name)
     if "==" in text or "!=" in text:
         yield from find_compared(text)
+    yield from find_fallback(text)
+    yield from find_given_to_clients(text, lowered)
     if "set " in lowered:
         yield from find_told(text, lowered)
 
@@ -338,6 +383,59 @@ def find_told(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             group = "quoted" if told.group("q") else "bare"
             if keyed_value_is_secret(told.group("name"), "=", told.group(group), told.group("q") or ""):
                 yield told.start(group), told.end(group), kind_of(told.group("name"))
+
+
+def find_fallback(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each literal given as the fallback of a secret-named value."""
+    for match in (match for fallback in FALLBACKS for match in fallback.finditer(text)):
+        before = text[max(text.rfind("\n", 0, match.start()) + 1, match.start() - 80) : match.start()]
+        named = FALLBACK_NAME.search(before)
+        if named and keyed_value_is_secret(named["name"], "=", match["quoted"], match["q"]):
+            yield match.start("quoted"), match.end("quoted"), kind_of(named["name"])
+
+
+# A call that takes credentials: a client, session or credentials provider built, an auth method
+# (lowercased text; `author(…)` is not one) or `access_token(…)`, then its arguments:
+# `cohere.ClientV2("…")`, `pdpyras.APISession('…')`, Go's `NewStaticCredentialsProvider(id, "…",
+# "")`, Ruby's `config.omniauth :github, ENV['GITHUB_KEY'], '…'` (arguments without parentheses).
+CREDENTIAL_CALLS = [
+    re.compile(word + r"\w*(?:\(|[ \t]+:\w)")  # each led by its word (see FALLBACKS)
+    for word in ("client", "session", "credential", "auth(?!or)", "access_?token", "access_?key", "api_?key")
+]
+ARGUMENT_LITERAL = re.compile(r"(?<![\w\\])\\?([\"'])([A-Za-z0-9+/=_.:~-]{16,200})\\?\1")  # `\"` too
+
+
+def machine_made(value: str) -> bool:
+    """A literal no one typed: letters and digits mixed at random, not a URL, path, date or id,
+    nor a name made of words and numbers (`meta-llama/Meta-Llama-3-8B-Instruct`, `host:8786`)."""
+    if not (re.search(r"[A-Za-z]", value) and re.search(r"\d", value)) or UUID.match(value):
+        return False
+    parts = re.split(r"[^A-Za-z0-9]+", value)
+    if all(part.isalpha() or part.isdigit() or len(part) <= 4 for part in parts):
+        return False
+    if "://" in value or PATH_LIKE.match(value) or re.match(r"\d{4}-\d\d-\d\d", value):
+        return False
+    if is_stand_in(value) or sequential_run(value) or IDENTIFIER.match(value):
+        return False
+    return random_enough(value) and random_enough(re.sub(r"[^A-Za-z0-9]", "", value))
+
+
+def find_given_to_clients(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each machine-made literal among the arguments of a credential call,
+    up to its closing parenthesis (or the line's end, without one), at most 300 characters on."""
+    for call in (call for pattern in CREDENTIAL_CALLS for call in pattern.finditer(lowered)):
+        depth, end, limit = 1, call.end(), min(len(text), call.end() + 300)
+        bracketed = text[call.end() - 1] == "("
+        while end < limit and depth:
+            char = text[end]
+            if bracketed:
+                depth += (char == "(") - (char == ")")
+            elif char == "\n":
+                break
+            end += 1
+        for literal in ARGUMENT_LITERAL.finditer(text, call.end(), end):
+            if machine_made(literal[2]):
+                yield literal.start(2), literal.end(2), "generic_api_key"
 
 
 def find_compared(text: str) -> Iterator[tuple[int, int, str]]:

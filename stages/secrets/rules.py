@@ -248,6 +248,11 @@ TOKENS: list[Rule] = [
         r"|sk-[A-Za-z0-9]{48}" + E,
         not_after=r"\w.-",
     ),
+    # OpenRouter: `sk-or-v1-` + 64 hex (openrouter.ai/docs/api-reference/authentication)
+    rule("openrouter_api_key", "sk-or-", r"sk-or-v1-[0-9a-f]{64}" + E, not_after=r"\w.-"),
+    # DeepSeek and Alibaba's DashScope (Qwen): `sk-` + 32 hex (platform.deepseek.com/api_keys,
+    # help.aliyun.com/zh/model-studio/get-api-key); machine-made, so a key wherever it stands
+    rule("llm_api_key", "sk-", r"sk-[0-9a-f]{32}" + E, entropy=3.0, not_after=r"\w.-"),
     # AWS access key ids: a 4-letter resource prefix + 16 base32 (gl: aws-access-token, entropy 3;
     # np: aws.1; AWS IAM "Unique identifiers"). `...EXAMPLE` keys are AWS's documentation.
     rule(
@@ -410,7 +415,14 @@ TOKENS: list[Rule] = [
     rule("mailgun_api_key", "key-", r"(?i)(?:mailgun|\bmg).{0,20}?key-([a-z0-9]{32})" + E, not_after=""),
     # Telegram bot tokens: bot id, colon, 35 characters starting with A (core.telegram.org/bots/api;
     # np: telegram.1; ds: TelegramBotTokenDetector)
-    rule("telegram_bot_token", ":a", r":A[\w-]{33,34}" + EW, not_after="", grow=r"(?<!\w)\d{5,16}"),
+    # The Bot API's URLs put the token right after `bot`: api.telegram.org/bot<token>/getMe
+    rule(
+        "telegram_bot_token",
+        ":a",
+        r":A[\w-]{33,34}" + EW,
+        not_after="",
+        grow=r"(?:(?<=/bot)|(?<!\w))\d{5,16}",
+    ),
     # Discord bot tokens: base64 user id . timestamp . HMAC (ds: DiscordBotTokenDetector)
     rule(
         "discord_bot_token",
@@ -554,7 +566,17 @@ TOKENS: list[Rule] = [
     rule("dynatrace_token", "dt0", r"dt0[a-z]\d{2}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}" + E),
     rule("django_secret_key", "django-insecure-", r"django-insecure-[^\s'\"]{20,}"),
     rule("openshift_token", "sha256~", r"sha256~[\w-]{43}" + EW),  # gl: openshift-user-token
-    rule("dropbox_token", "sl.", r"sl\.[\w-]{130,152}" + EW, not_after=r"\w."),  # np: dropbox.1
+    # np: dropbox.1 (130-152); Dropbox's newer short-lived tokens are `sl.u.` + a longer body
+    rule("dropbox_token", "sl.", r"sl\.(?:u\.)?[\w-]{130,1000}" + EW, not_after=r"\w."),
+    # Supabase: personal access tokens `sbp_` + 40 hex, secret API keys `sb_secret_…` (the
+    # `sb_publishable_` ones are public) (supabase.com/docs/guides/api/api-keys)
+    rule("supabase_token", "sbp_", r"sbp_[0-9a-f]{40}" + E, not_after=r"\w"),
+    rule("supabase_token", "sb_secret_", r"sb_secret_[\w-]{20,}" + EW, not_after=r"\w"),
+    # Contentful personal access tokens: CFPAT- + 43 (contentful.com/developers/docs/references/
+    # authentication: "Personal Access Tokens")
+    rule("contentful_token", "cfpat-", r"CFPAT-[\w-]{43}" + EW, not_after=r"\w"),
+    # Stripe webhook signing secrets: whsec_ + base62 (docs.stripe.com/webhooks#verify-events)
+    rule("stripe_api_key", "whsec_", r"whsec_[A-Za-z0-9]{24,}" + E, entropy=3.0, not_after=r"\w"),
     rule("twitch_token", "live_", r"live_\d{8,12}_[A-Za-z0-9]{30,36}" + E),  # np: twitch.1
     rule("heroku_api_key", "hrku-aa", r"HRKU-AA[\w-]{58}" + EW),  # gl: heroku-api-key-v2
     rule(
@@ -962,11 +984,16 @@ STRUCTURES: list[Rule] = [
         )
         for flag in ("-password", "/p:")
     ),
-    # --token/--api-key flags (`az devops login --token …`, `huggingface-cli login --token …`)
+    # --token/--api-key flags (`az devops login --token …`, `huggingface-cli login --token …`),
+    # also named for whose token it is (`--management-token`, `--bot-token`; not AWS's
+    # `--next-token`, `--client-token`, `--lock-token`: pages and idempotency), and `--auth`
+    # (`netlify deploy --auth …`)
     rule(
         "cli_credentials",
-        "--token --api-key --apikey --access-token --auth-token --client-secret --secret",
-        r"--(?:token|api-?key|access-token|auth-token|client-secret|secret)[= ]\s?['\"]?"
+        "token api-key apikey secret --auth",
+        r"--(?:(?:(?:auth|access|api|bot|bearer|management|personal-access|refresh|service|admin|app|deploy"
+        r"|registry|github|gitlab|npm|hf|hub|vault|oauth|user|master|root|webhook|signing|private|cli)-)?"
+        r"(?:token|api-?key|apikey|secret)|auth(?=[= ]\s?['\"]?[^\s'\";)]{20}))[= ]\s?['\"]?"
         + NOT_PROSE
         + r"([^\s'\";)]{12,})",
         entropy=3.0,
@@ -976,6 +1003,29 @@ STRUCTURES: list[Rule] = [
         check=lambda s: (
             not re.fullmatch(r"[A-Z][A-Z0-9_]*|[A-Za-z]+(?:-[A-Za-z]+)+", s) and not verify.sequential_run(s)
         ),
+    ),
+    # Go's MySQL driver DSN, user:password@tcp(host:port)/db
+    # (github.com/go-sql-driver/mysql#dsn-data-source-name)
+    rule(
+        "db_connection_string",
+        "@tcp( @unix(",
+        r"(?<![\w.-])[\w.-]{1,64}:([^\s:'\"@]{1,200}(?:@[^\s:'\"@]{1,200})*)@(?:tcp|unix)\(",
+        not_after="",
+    ),
+    # PowerShell: ConvertTo-SecureString "…" -AsPlainText (learn.microsoft.com, ConvertTo-SecureString)
+    rule(
+        "generic_password",
+        "",
+        r"(?i)convertto-securestring(?:\s+-string)?\s+" + CLI_VALUE + r"(?=[^\n]{0,80}-asplaintext)",
+        not_after="",
+    ),
+    # The line a `kubectl get secret … -o jsonpath='{.data.x}'` prints: the secret, base64 or decoded
+    rule(
+        "generic_password",
+        "",
+        r"kubectl(?<![\w-]kubectl)[ \t]+get[ \t]+secrets?\b[^\n]*jsonpath=[^\n]*\.data\b[^\n]*\r?\n"
+        r"(?![$#>])([^\s]{6,300})(?=\r?\n|$)",
+        not_after="",
     ),
     # mysql -pSECRET (no space: the password is glued to the flag)
     rule(
@@ -1127,8 +1177,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "name",
-        r"(?i)name[\"']?\s*[:=]\s*[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey|credential)"
-        r"[\w.-]*[\"']?\s*[,\n]\s*(?:-\s*)?[\"']?value[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',})]{4,})",
+        r"(?i)name\\?[\"']?\s*[:=]\s*\\?[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey|credential)"
+        r"[\w.-]*\\?[\"']?\s*[,\n]\s*(?:-\s*)?\\?[\"']?value\\?[\"']?\s*[:=]\s*\\?[\"']?(?P<secret>[^\s\"',})\\]{4,})",
         not_after=r"\w",
         check=not_a_dotted_name,
     ),
@@ -1187,14 +1237,18 @@ STRUCTURES: list[Rule] = [
         near=r"(?:basic|digest|proxy)",
     ),
     # A setter named for the secret: Django's `user.set_password("…")`, `setApiKey("…")`,
-    # `withToken("…")`; one rule per word, each led by the literal `word(`
+    # `withToken("…")`, and a builder's `.password("…")` (Rust's sqlx, Java's JDBC builders); one
+    # rule per word, each led by the literal `word(`. A method `.token("…")` may be a lexer's, and
+    # `questionary.password("Enter password")` asks for one.
     *(
         rule(
             "generic_password",
             "",
             rf"(?i){word}\(\s*[\"']([^\"'\n]{{4,200}})[\"']\s*\)",
             not_after="",
-            near=r"\b(?:set|with)_?[a-z_]*",
+            near=r"\b(?:set|with)_?[a-z_]*" + (r"|\." if "pass" in word or word == "secret" else ""),
+            # not a prompt's words
+            check=lambda value: re.search(r"^\s|\s$|[A-Za-z]{2,}[:?]?\s+[A-Za-z]{2,}", value) is None,
         )
         for word in ("password", "passwd", "secret", "token", "apikey", "api_key")
     ),
@@ -1275,6 +1329,24 @@ STRUCTURES: list[Rule] = [
                 lambda value: keyed_value_is_secret("password", " is ", value, ""),
             ),
         )
+    ),
+    # A password told in a sentence without a verb: "just use password Welcome2023!! for the admin
+    # login": a value of letters and digits (not a word: "password reset for") before a preposition;
+    # a quoted one is the keyed rule's (`password "…"`), a manual's ``secret99`` an inline literal
+    rule(
+        "generic_password",
+        "",
+        "(?i)"
+        + led("password", r"[\w-]")
+        + r"[ \t]+([^\s\x60'\"][!-~]{4,62}[^\s.,;:\x60'\"])"
+        + r"(?=[.,;:]*[ \t]+(?:for|to|on|in|at|and|as|from|with)\b)",
+        not_after="",
+        check=lambda value: (  # and not a standard's name (SHA-256, PBKDF2, ISO-8859-1)
+            re.fullmatch(r"[A-Z]{2,}[-_]?\d+(?:[-_]\d+)*", value) is None
+            and re.search(r"\d", value) is not None
+            and re.search(r"[A-Za-z]", value) is not None
+            and keyed_value_is_secret("password", "=", value, "")
+        ),
     ),
     # Gradle credentials { username '…' password '…' } (np: gradle.1)
     rule(

@@ -58,8 +58,10 @@ def test_recall_and_false_positives_on_both_parts_of_the_labelled_corpus():
         assert recall >= 98.0, (part, line)
         # Pins today's level so it can only improve (docs/redaction.md says which remain and why;
         # the target is 2%). Dev's 4th is `password = 'super$ecret'`, which Nosey Parker lists as a
-        # negative of its double-quote rule while its single-quote rule np.generic.6 matches it.
-        assert false_positives <= {"dev": 6.3, "check": 4.9}[part], (part, line)
+        # negative of its double-quote rule while its single-quote rule np.generic.6 matches it;
+        # check's 4th the four OAuth credentials of `Twitter(auth=OAuth('MjuH…', …))`, a negative
+        # of np.twitter.2 that the credential-call rule redacts on purpose.
+        assert false_positives <= {"dev": 6.3, "check": 6.6}[part], (part, line)
 
 
 @pytest.mark.parametrize(

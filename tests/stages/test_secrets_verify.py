@@ -464,6 +464,21 @@ def test_credential_idioms_without_a_literal_are_left_alone(text):
             "QyNTUxOQAAACDx3VqUMp2j",
         ),
         ("net use Z: \\\\srv\\share Zq7wX2pLm9k /user:CORP\\ada", "Zq7wX2pLm9k"),
+        # quoted values whose rules want a plain quote before them: read with `\"` as a quote
+        ('config.setPassword("Gannet2026!");', "Gannet2026!"),
+        ('resp = requests.get(url, auth=("deployer", "Osprey2024@"))', "Osprey2024@"),
+        ('$p = ConvertTo-SecureString "Heron2025#" -AsPlainText -Force', "Heron2025#"),
+        ('Credentials = new NetworkCredential("alerts", "dU9X^c7TG5MTTVb+"),', "dU9X^c7TG5MTTVb+"),
+        ('<input type="password" name="pass" value="P@ssw0rd7">', "P@ssw0rd7"),
+        (
+            'env:\n  - name: COHERE_API_KEY\n    value: "Zq7wX2pLm9kR4tB8nV3cY6hJ1dF5gS0aQeWuIoPl"',
+            "Zq7wX2pLm9kR4tB8",
+        ),
+        ('{"output": "export DB_PASSWORD=\\"G#amiaSVUY*BUe-RQYNE\\"\\n"}', "G#amiaSVUY*BUe-RQYNE"),
+        (
+            'credentials.NewStaticCredentialsProvider(\n\t\tid, "CirGQ877jnLeLPp8rORxGT6zJhAEr1+P99qJsfKw", "")',
+            "CirGQ877jnLeLPp8",
+        ),
     ],
 )
 def test_json_escaped_text_is_redacted_and_stays_json(text, secret):
@@ -548,3 +563,75 @@ def test_secrets_a_fresh_set_showed_missing_are_redacted(text, secret):
 )
 def test_what_a_fresh_set_showed_redacted_wrongly_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("key: sk-or-v1-" + "3f9a0c7e12b4d6f8" * 4, "3f9a0c7e12b4d6f8"),
+        ('client = OpenAI(api_key="sk-2d7e9b4c1a8f3e6d0b5c7a9e2f4d6b81", base_url=BASE)', "sk-2d7e9b4c1a8f"),
+        ("SUPABASE_ACCESS_TOKEN=sbp_0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c", "sbp_0b9c8d7e6f5a"),
+        ('create_client(url, "sb_secret_Qm4xT7vK2pR9wZ3nB6yH8cJ1")', "sb_secret_Qm4xT7"),
+        (
+            "space export --management-token CFPAT-" + "Xq7mP2vR9kT4wZ8nB3yH6cJ1dF5gL0sA-qE7uI2oK9pY",
+            "CFPAT-Xq7mP2v",
+        ),
+        ("const endpointSecret = 'whsec_Qm4xT7vK2pR9wZ3nB6yH8cJ1dF5gL0sA';", "whsec_Qm4xT7vK"),
+        ("dbx = dropbox.Dropbox('sl.u." + "AbC3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1x" * 5 + "')", "sl.u.AbC3dE5f"),
+        (
+            'curl "https://api.telegram.org/bot7101234567:AAGk3mZ7pQ2vX9wR4tL8nB1yH6cJ5dF0sEq/getMe"',
+            "AAGk3mZ7",
+        ),
+        ("deploy --prod --auth nfp_K7mQ2vX9wR4tL8nB1yH6cJ5dF0sEqA3zP", "nfp_K7mQ2vX9"),
+        ('dsn := "app:Tr0ub4dor&3@tcp(db.internal:3306)/shop"', "Tr0ub4dor&3"),
+        ('$pw = ConvertTo-SecureString "Hamster2027#" -AsPlainText -Force', "Hamster2027#"),
+        ("$ kubectl get secret db -o jsonpath='{.data.password}'\nczNjcjN0LXZhbHVl\n$ ", "czNjcjN0LXZhbHVl"),
+        ("auth: { user: 'ops@acme.test', pass: 'Gr4nite!!' }", "Gr4nite!!"),
+        ('network={\n    ssid="Lab"\n    psk="Otters2031"\n}', "Otters2031"),
+        ("stringData:\n  password: 'copper.meadow.lantern'", "copper.meadow.lantern"),
+        ("    environment:\n      - ADMIN_PASSWORD=copper.meadow.lantern", "copper.meadow.lantern"),
+        ('let o = Opts::new().username("app").password("Pelican7$").build();', "Pelican7$"),
+        ("const SECRET = process.env.SECRET ?? 'q8Zt3LmX9vR2kP7wN4sB';", "q8Zt3LmX9vR2kP7wN4sB"),
+        ('API_KEY = os.environ.get("API_KEY", "q8Zt3LmX9vR2kP7wN4sB")', "q8Zt3LmX9vR2kP7wN4sB"),
+        ('password := getEnv("DB_PASSWORD", "Falcon2029!")', "Falcon2029!"),
+        ('SECRET_KEY = config("SECRET_KEY", default="q8Zt3LmX9vR2kP7wN4sB")', "q8Zt3LmX9vR2kP7wN4sB"),
+        ('co = cohere.ClientV2("Zq7wX2pLm9kR4tB8nV3cY6hJ1dF5gS0aQeWuIoPl")', "Zq7wX2pLm9kR4tB8"),
+        ("session = pdpyras.APISession('y+KzE6VL5x2Ikk3H-fz-')", "y+KzE6VL5x2Ikk3H"),
+        (
+            "config.omniauth :github, ENV['GITHUB_KEY'], 'qz5J7AJ3yLz7-15Ln0T9MSbz5RvZq1ItYaYzklCb'",
+            "qz5J7AJ3yLz7",
+        ),
+        ('var secret = []byte("9c41e07bd25a3f86e1b0c97d4a26f58e3b17d09c")', "9c41e07bd25a3f86"),
+        ("User: use password Kestrel2030!! for the staging login", "Kestrel2030!!"),
+    ],
+)
+def test_secrets_a_third_fresh_set_showed_missing_are_redacted(text, secret):
+    """Shapes a third set written apart from the rules missed (docs/redaction.md, "A third fresh set"):
+    provider formats, Go DSNs, PowerShell, kubectl output, env defaults, credential calls."""
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$pw = Read-Host -AsSecureString -Prompt 'Enter password'",
+        "Something like `API_KEY=your_key_here` and `DB_PASSWORD=change_me`",
+        "# cache key: node-modules-83055b77b362e1d8cbe40c3dbcf745d0b6a311a90a396a37a69306308abc902c",
+        "aws waf update-rule --rule-id a123 --change-token 12cs345-67cd-890b-1cd2-c3a4567d89f1 --updates x",
+        "aws acm list-certificates --max-items 2 --next-token 9f4d9f69-275a-41fe-b58e-2b837bd9ba48",
+        'client = InferenceClient("meta-llama/Meta-Llama-3-8B-Instruct")',
+        "client = Client('scheduler-address:8786')",
+        "const again = await readUserInfo.password('       Again:     ')",
+        'answer = questionary.password("What\'s your password?").ask()',
+        "    'pass': 'bandpass',",
+        "PASSWORD=args.pw",
+        'db_password = os.environ.get("DB_PASSWORD", "")',
+        'tok = kwargs.get("token", "eos")',
+        "hash every password SHA-256 for storage",
+        "password reset for users who forgot it",
+        '{"output": "export DB_PASSWORD=\\"${DB_PASSWORD:?missing}\\"\\n"}',
+    ],
+)
+def test_what_the_third_fresh_set_and_real_code_showed_is_left_alone(text):
+    assert find_secrets(text) == []
+    assert find_secrets(json.dumps({"content": text})) == []  # and inside a JSON string
