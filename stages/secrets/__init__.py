@@ -26,6 +26,7 @@ import re._parser as _parser
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 try:  # one pass for all keywords; without it, one substring search per keyword (slower)
@@ -33,6 +34,7 @@ try:  # one pass for all keywords; without it, one substring search per keyword 
 except ImportError:  # pragma: no cover
     ahocorasick = None
 
+from pica.stages.secrets.arguments import find_in_arguments
 from pica.stages.secrets.keyed import find_keyed
 from pica.stages.secrets.verify import FIELD, TEMPLATE, entropy, token_is_stand_in
 
@@ -267,7 +269,7 @@ def secret_spans(
             span = _secret_span(rule, text, match)
             if span is not None:
                 add(spans, *span, rule.kind)
-    for start, end, kind in find_keyed(text, lowered):
+    for start, end, kind in chain(find_keyed(text, lowered), find_in_arguments(text, lowered)):
         if text[start:end] not in rules.public:  # published keys stay public under any name
             add(spans, start, end, kind)
     return spans
