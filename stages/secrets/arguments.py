@@ -24,7 +24,7 @@ from pica.stages.secrets.verify import is_stand_in, random_enough, sequential_ru
 # One pattern per operator, each led by its literal: the engine searches for a leading literal fast.
 FALLBACKS = [
     re.compile(operator + r"[ \t]+(?P<q>[\"'])(?P<quoted>(?:[^\"'\n\\]|\\.)+)(?P=q)")
-    for operator in (r"\?\?", r"\|\|", r" or")
+    for operator in (r"\?\?", r"\|\|", r" or", r"\)[ \t]*\{")  # Ruby's ENV.fetch("X") { "…" }
 ]
 FALLBACK_NAME = re.compile(r"(?P<name>[\w.$-]*(?i:" + SECRET_NAME + r")s?)[\"']?\]?\)?[ \t]*\Z")
 
@@ -45,7 +45,7 @@ def find_fallback(text: str) -> Iterator[tuple[int, int, str]]:
 CREDENTIAL_CALLS = [
     re.compile(word + r"\w*(?:\(|[ \t]+:\w)")  # each led by its word (see FALLBACKS)
     for word in ("client", "session", "credential", "auth(?!or)", "access_?token", "access_?key", "api_?key")
-]
+] + [re.compile(r"client\.(?:init|new\w*|create\w*|connect)\(")]  # `TwilioClient.Init(…)`
 ARGUMENT_LITERAL = re.compile(r"(?<![\w\\])\\?([\"'])([A-Za-z0-9+/=_.:~-]{16,200})\\?\1")  # `\"` too
 
 

@@ -31,23 +31,23 @@ from pica.stages.secrets.verify import (
 # A secret word followed, within the name, by an assignment: most mentions of "token" in prose
 # are not, and are skipped without a full match.
 SECRET_WORD = re.compile(
-    r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat|salt|seed|psk)"
+    r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat|salt|seed|psk|authtok)"
     r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?\\?[\"']?\]?[ \t]*"
     r"(?:[:=,?+.!|<>]|is[ \t]|[\"'`]|string|str|char|const))"
 )
 # `secret_id` is Vault AppRole's SecretID, a credential (developer.hashicorp.com/vault/docs/auth/approle)
 SECRET_NAME = (
     r"(?:secret[_-]?id|secret|token|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
-    r"|credential|creds|auth|auth[_-]?key|pat|license[_-]?key|account[_-]?key|key|salt|seed|psk)"
+    r"|credential|creds|auth|auth[_-]?key|authtok|pat|license[_-]?key|account[_-]?key|key|salt|seed|psk)"
 )
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
 KEYED = re.compile(
     r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)(?![A-Za-z])\\?[\"']?\]?"
     r"(?:[ \t]*:?[ \t]*(?:string|String|str|&str|const\s+char\s*\*|char\s*\*)(?=[ \t]*[:=]))?"
     r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|:(?!:)(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
-    r"|[ \t]+is[ \t]+|[ \t]+(?=[\"'])|,(?=[^\s,]))"
-    # Python's r'', b'', f'' literals; Go's []byte("…") conversion
-    r"(?P<call>\w+\()?[ \t]*(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|\[\]byte\((?=[\"']))?"
+    r"|[ \t]+is[ \t]+|[ \t]+(?=[\"'])|,(?=[^\s,])|,[ \t]+(?=[\"']))"
+    # Python's r'', b'', f'' literals; Go's []byte("…"), C++'s std::string("…"), Objective-C's @"…"
+    r"(?P<call>\w+\()?[ \t]*(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|(?:\[\]byte|std::string)\((?=[\"'])|@(?=\"))?"
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
     r"|(?P<bare>(?:(?!\\[nrt])[^\s\"'`,;)}\]]){4,300}))"
 )
@@ -122,7 +122,7 @@ PATH_LIKE = re.compile(
     r"|^[\w-]+\.(?:zip|tar|gz|tgz|ova|vmdk|war|jar|json|ya?ml|txt|csv|py|js|ts|sh|exe|dll|so|png|jpe?g"
     r"|gif|svg|pdf|html?|xml|md|log|conf|cfg|ini|toml|lock|bin|img|iso|deb|rpm|whl|db|sqlite)$"
 )
-LOCATOR_STARTS = ("/", "./", "~/", "env.", "process.env", "os.environ", "arn:", "urn:")
+LOCATOR_STARTS = ("/", "./", "~/", "file:", "env.", "process.env", "os.environ", "arn:", "urn:")
 # `%APPDATA%`, `%2Fvar` (percent-encoded), IPython's `%aimport`, `@types/node`, `@Value`: places
 # and references; a password may start with `%` or `@` too (`%K8bJ…`, `@J1ao…#iLv1`).
 LOCATOR = re.compile(r"%\w+%|%[0-9A-Fa-f]{2}|%[a-z_]+$|@[\w.-]+(?:/[\w./-]*)?$")
@@ -167,7 +167,11 @@ def keyed_value_is_secret(
     `after` is what follows the value on its line."""
     password_name = PASSWORD_NAME.search(name) is not None
     word = re.sub(r"[ _-]?\d+$", "", name.rsplit(".", 1)[-1])  # `o.key` -> key, `Pass 1` -> Pass
-    if word in ("pass", "Pass") and sep != "=" and not (quote and sep.strip() == ":" and not value.isalpha()):
+    if (
+        word in ("pass", "Pass")
+        and sep.strip() != "="
+        and not (quote and sep.strip() == ":" and not value.isalpha())
+    ):
         # the English word and Python's keyword: "First pass: …", "you can pass '…'"; but a
         # quoted value after `pass:` is an object's field (nodemailer's `auth: {user, pass}`),
         # unless a word (scipy's `'pass': 'bandpass'`)
@@ -191,7 +195,8 @@ def keyed_value_is_secret(
         return False
     if not any(c.isalnum() for c in value):
         return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)
-    if names_no_literal(value, quote, after, password_name):
+    environment = sep == "=" and name.isupper()  # `NAME=value`: a shell's, an env file's
+    if names_no_literal(value, quote, after, password_name, environment):
         return False
     if sep.strip() == "is":
         # A sentence's last word: a plain word, a constant's name or a manual's `\fIpassword\fR` is
@@ -228,14 +233,16 @@ def keyed_value_is_secret(
         return False
     if random_letters(value):
         return True  # random letters, not words: the word shapes below would take it for a name
-    if IDENTIFIER.match(value) and not (quote and re.search(r"\d[A-Za-z]", value)):
-        # a call, an attribute, an indexing, a camelCase identifier; but a quoted `a.b.c` whose
-        # parts mix digits into letters is a dotted token (a Discord bot token, `sl.…`), not a name,
-        # and words joined by dots are a passphrase (`"harbor.cactus.lantern"`), quoted or in an
-        # environment variable (`- ADMIN_PASSWORD=willow.glacier.amber`: a shell has no attributes)
-        environment = sep == "=" and name.isupper()
-        if not (password_name and (quote or environment) and passphrase(value)):
-            return False
+    # a call, an attribute, an indexing, a camelCase identifier; but a quoted `a.b.c` whose parts
+    # mix digits into letters is a dotted token (a Discord bot token, `sl.…`), not a name, and
+    # words joined by dots are a passphrase (`"harbor.cactus.lantern"`), quoted or in an
+    # environment variable (`- ADMIN_PASSWORD=willow.glacier.amber`: a shell has no attributes)
+    if (
+        IDENTIFIER.match(value)
+        and not (quote and re.search(r"\d[A-Za-z]", value))
+        and not (password_name and (quote or environment) and passphrase(value))
+    ):
+        return False
     if quote and password_name and re.fullmatch(r"[A-Z0-9_]+", value):
         return True  # password "ADMIN_PASS": a quoted literal, not a constant's name
     # Words joined by `_`/`-`, also as a selector or anchor (`#add-password`: Nosey Parker's
@@ -258,21 +265,23 @@ def keyed_value_is_secret(
 
 def passphrase(value: str) -> bool:
     """Words joined by dots, none of them code's (`self`, `config`) nor named for the idea."""
-    words = value.split(".")
+    words = value.lower().split(".")
     return (
-        re.fullmatch(r"[a-z]+(?:\.[a-z]+)+", value) is not None
+        re.fullmatch(r"[A-Za-z]+(?:\.[A-Za-z]+)*\.[A-Za-z]+\d*", value) is not None
         and not CONCEPT_WORDS.search(value)
         and not CODE_ROOTS.intersection(words)
     )
 
 
-def names_no_literal(value: str, quote: str, after: str, password_name: bool) -> bool:
+def names_no_literal(value: str, quote: str, after: str, password_name: bool, environment: bool) -> bool:
     """Whether the value is code, a locator, a pattern or prose rather than a literal secret
     (the shapes docs/measure/redaction_code.py found in real code)."""
     if not quote and (CODE_EXPRESSION.search(value) or OPERATOR_AFTER.match(after)):
         return True  # an expression, or an operand of one
-    if not quote and re.match(r"[ \t]+-[A-Za-z]", after):
-        return True  # a command and its options (PowerShell's `$pw = Read-Host -AsSecureString`)
+    if not quote and (value.rstrip("\\").endswith("(") or re.match(r"[ \t]+-[A-Za-z]", after)):
+        # a call whose arguments follow (`System.fetch_env!("X")`), or a command and its options
+        # (PowerShell's `$pw = Read-Host -AsSecureString`)
+        return True
     if quote and re.match(r"\.format\(|[ \t]*%[ \t]", after):
         return True  # a template filled in by `.format(…)` or `%`
     locator = LOCATOR.match(value) or (
@@ -288,8 +297,9 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool) ->
         return True  # an option's name (`$key = '-exitval'`)
     # a variable or type name, or a namespaced tag; a password may be any word, so not for those;
     # a type named for the idea (`"_DSAPrivateKey"`, a quoted forward reference) is one, quoted too
+    machine_made = re.search(r"\d", value) is not None and random_enough(value)
     if NAME_OF_CODE.fullmatch(value) and (not quote or CONCEPT_WORDS.search(value)) and not password_name:
-        return True
+        return not (environment and machine_made)  # `X_API_KEY=lsv2_pt_9f3…`: a shell has no names
     return not password_name and QUALIFIED_NAME.fullmatch(value) is not None
 
 
@@ -324,9 +334,15 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         start = hit.start()
         while start > 0 and text[start - 1] in NAME_CHARS:
             start -= 1
-        if text[start - 1 : start] in ("/", "<") or re.match(r"[\w}]:|::", text[start - 2 : start]):
+        namespaced = re.match(r"[\w}]:", text[start - 2 : start]) and re.match(
+            r"[\w.$-]*:[ \t]", text[start:]
+        )
+        if text[start - 1 : start] in ("/", "<") or (
+            re.match(r"[\w}]:|::", text[start - 2 : start]) and not namespaced
+        ):
             # `/forgot-password`, `…:secret:MySecret-a1b2c3` (an ARN), `AWS::IAM::AccessKey`, and
-            # `<key>`, an XML tag (the rule for `<…Password>…</…Password>` reads those)
+            # `<key>`, an XML tag (the rule for `<…Password>…</…Password>` reads those); but
+            # Pulumi's `acme:dbPassword: …` is a namespaced key and its value
             continue
         pair = (
             SETTER_PAIR.match(text, start) if SETTER_BEFORE.search(text, max(0, start - 40), start) else None
@@ -357,7 +373,14 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         if "f" in (match.group("prefix") or "").lower() and "{" in value:
             continue  # an f-string with a field: its value is computed
         after = text[match.end() : match.end() + 40]
-        if keyed_value_is_secret(name, match.group("sep"), value, quote, call, after):
+        sep, pair = match.group("sep"), quote and text[start - 1 : start] in (":", "{")
+        if sep.strip() == "," and sep != ",":
+            if not pair:
+                continue  # a list of strings, `'pwd', 'quit'`, or a call's arguments `(pwd, 'x')`
+            sep = "="  # Erlang's `{application_secret, "…"}`: a pair
+        elif pair and not sep.strip():
+            sep = "="  # Clojure's `{:api-key "…"}`
+        if keyed_value_is_secret(name, sep, value, quote, call, after):
             yield match.start(group), match.end(group), kind_of(name)
     if "==" in text or "!=" in text:
         yield from find_compared(text)

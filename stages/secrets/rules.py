@@ -90,6 +90,29 @@ def led(word: str, *not_before: str) -> str:
     return word + "".join(f"(?<!{before}{word})" for before in not_before)
 
 
+# "is" in the languages of the told-in-a-sentence rule, with "now" after it ("is nu", "es ahora")
+PROSE_COPULA = (
+    r"(?:is|was|es|è|é|ist|lautet|est|är|er|on|jest|wordt|je|—|-)"
+    r"(?:[ \t]+(?:now|nu|ahora|ora|agora|jetzt|maintenant|teraz|теперь))?"
+)
+
+
+def told_in_a_sentence(value: str) -> bool:
+    """A password given in prose: not a standard's name (SHA-256), an address, a path or a word
+    (`available**`: Markdown's emphasis is no sign)."""
+    if value.strip("*_~").isalpha() or re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", value) or "\\" in value:
+        return False  # also a constant's name (GNUTLS_E_DECRYPTION_FAILED) or troff (`locked\&.`)
+    if re.fullmatch(r"[A-Z]{2,}[-_]?\d+(?:[-_]\d+)*[a-z]?|v?\d[\d.,:/-]*%?", value):
+        return False
+    if (
+        "://" in value
+        or value.startswith(("/", "~", "$", "%", "{"))
+        or re.fullmatch(r"[^@\s]+@[\w-]+\.[\w.]+", value)
+    ):
+        return False
+    return keyed_value_is_secret("password", "=", value, '"')  # prose has no code: a literal
+
+
 # A command-line argument: quoted (the quotes are not the password), or up to a space or shell operator
 CLI_VALUE = r"""(?:'([^'\n]{3,200})'|"([^"\n]{3,200})"|([^\s'"\x60;|&<>()]{3,200}))"""
 
@@ -577,6 +600,29 @@ TOKENS: list[Rule] = [
     rule("contentful_token", "cfpat-", r"CFPAT-[\w-]{43}" + EW, not_after=r"\w"),
     # Stripe webhook signing secrets: whsec_ + base62 (docs.stripe.com/webhooks#verify-events)
     rule("stripe_api_key", "whsec_", r"whsec_[A-Za-z0-9]{24,}" + E, entropy=3.0, not_after=r"\w"),
+    # Brevo (Sendinblue) API keys: xkeysib- + 64 hex + - + 16 (developers.brevo.com, "API keys")
+    rule("brevo_api_key", "xkeysib-", r"xkeysib-[0-9a-f]{64}-[A-Za-z0-9]{16}" + E),
+    # HubSpot private-app tokens: pat-<region>-<UUID> (developers.hubspot.com, "Private apps")
+    rule("hubspot_token", "pat-na pat-eu pat-ap", r"pat-(?:na|eu|ap)\d-" + UUID + E, not_after=r"\w-"),
+    # ClickUp personal tokens: pk_<user id>_<32 upper alphanumerics> (clickup.com/api, "Authentication")
+    rule("clickup_token", "pk_", r"pk_\d{4,12}_[A-Z0-9]{32}" + E, not_after=r"\w"),
+    # Braintree access tokens: access_token$<environment>$<merchant>$<32 hex> (np: braintree)
+    rule(
+        "braintree_token",
+        "access_token$",
+        r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}" + E,
+    ),
+    # Firebase Cloud Messaging legacy server keys: AAAA + 7 : APA91b… (firebase.google.com, "legacy HTTP")
+    rule("firebase_token", "apa91b", r"AAAA[\w-]{7}:APA91b[\w-]{100,}" + EW, not_after=r"\w"),
+    # Ably API keys: app id . key id : key secret (ably.com/docs/auth/basic)
+    # (led by its `.`: a pattern led by a class would be tried at every position)
+    rule(
+        "ably_api_key", ".", r"\.(?<![\w-][\w-]{6}\.)(?<=[\w-]{6}\.)[\w-]{6}:([\w-]{43})" + EW, not_after=""
+    ),
+    # Intercom access tokens are base64 of `tok:<UUID>:1:0` (so they start dG9rO)
+    rule("intercom_token", "dg9ro", r"dG9rO[A-Za-z0-9+/]{40,}={0,2}", not_after=r"\w+/"),
+    # LangSmith API keys: lsv2_pt_/lsv2_sk_ + 32 hex + _ + 10 hex (docs.smith.langchain.com)
+    rule("langsmith_api_key", "lsv2_", r"lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}" + E, not_after=r"\w"),
     rule("twitch_token", "live_", r"live_\d{8,12}_[A-Za-z0-9]{30,36}" + E),  # np: twitch.1
     rule("heroku_api_key", "hrku-aa", r"HRKU-AA[\w-]{58}" + EW),  # gl: heroku-api-key-v2
     rule(
@@ -916,15 +962,16 @@ STRUCTURES: list[Rule] = [
     rule(
         "http_auth_header",
         "authorization",
-        r"(?i)\bauthorization\b[\"']?\s*[:=]\s*f?[\"']?(?:bearer|basic|token|apikey|api-key|key|ssws|digest)"
+        r"(?i)\bauthorization\b[\"']?(?:\s*[:=]\s*|[ \t]+(?=[\"']))f?[\"']?"
+        r"(?:bearer|basic|token|apikey|api-key|key|ssws|digest)"
         r"\s+([\w+/=.~-]{6,})",
         not_after="",
     ),
     rule(
         "http_auth_header",
         "x- private-token",
-        r"(?i)(?:x-[\w-]*(?:token|key|secret|auth)[\w-]*|private-token)"
-        r"[\"']?\s*:\s*[\"']?([\w+/=.~-]{16,})",
+        r"(?i)(?:x-[\w-]*(?:token|key|secret|auth)[\w-]*|private-token|x-honeycomb-team)"
+        r"[\"']?(?:\s*:\s*|[ \t]+(?=[\"']))[\"']?([\w+/=.~-]{16,})",
         not_after=r"\w-",
         check=not_a_dotted_name,
     ),
@@ -1075,6 +1122,24 @@ STRUCTURES: list[Rule] = [
     *commands("nmcli", r"\spassword\s+"),  # nmcli(1): dev wifi connect SSID password PASSWORD
     *commands("vault", r"\slogin\s+(?:-\S+\s+)*(?:token=)?(?![\w.-]+=)"),  # vault login [TOKEN]
     *commands("aws", r"\sconfigure\s+set\s+(?:[\w-]+\.)?aws_(?:secret_access_key|session_token)\s+"),
+    *commands("gpg gpg2", r"\s--passphrase[= ]\s*"),  # gpg(1): --passphrase string
+    *commands("openssl", r"\s-k\s+"),  # openssl-enc(1): -k password
+    *commands(
+        "rclone", r"\sconfig\s+(?:create|update)\b[^\n]*?\spass(?:word)?\s+"
+    ),  # rclone config create … pass X
+    *commands("mc", r"\salias\s+set\s+\S+\s+\S+\s+\S+\s+"),  # MinIO mc alias set NAME URL ACCESS SECRET
+    *commands(
+        "b2", r"\s(?:account\s+authorize|authorize-account)\s+\S+\s+"
+    ),  # Backblaze: keyID applicationKey
+    *commands("vastai", r"\sset\s+api-key\s+"),  # vastai set api-key KEY
+    *commands("cloudflared", r"\s(?:service\s+install|tunnel\s+run\s+--token)\s+"),  # a tunnel's token
+    # kubectl create secret generic NAME --from-literal=password=…: a value under a secret's name
+    rule(
+        "cli_credentials",
+        "--from-literal",
+        r"--from-literal=['\"]?[\w.-]*(?:password|passwd|secret|token|key|pass|pwd)[\w.-]*=" + CLI_VALUE,
+        not_after="",
+    ),
     *commands(
         "npm yarn pnpm",
         r"\sconfig\s+set\s+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[=\s]\s*",
@@ -1330,6 +1395,50 @@ STRUCTURES: list[Rule] = [
             ),
         )
     ),
+    # A password told in a sentence, in any of these languages: "the temporary password for your
+    # new laptop account is Cactus_falcon2772.", "La password del Wi-Fi ospiti è …", "Hasło do
+    # panelu: …" (up to eight words, then a copula or a colon), or right after the word ("mot de
+    # passe O8hprN^8W…", "пароль K8Va…"). The value must hold a digit or a sign, so the words of
+    # a sentence ("… is required") are not taken; right after the word, letters and digits both.
+    *(
+        rule(
+            "generic_password",
+            "",
+            "(?i)"
+            + led(word, r"\w")
+            + suffix
+            # a colon after words (not `password =`, the keyed scan's), or a copula after any
+            + r"(?:(?:(?:[ \t]+[^\s.!?;:=]{1,30}){1,8}?[ \t]*[:\uff1a=]"
+            + r"|(?:[ \t]+[^\s.!?;:=]{1,30}){0,8}?[ \t]+"
+            + PROSE_COPULA
+            + r")[ \t]+"
+            + r"[\"'«“„]?(?=[^\s\"'»”]*[\d!@#$%^&*_+=~?])"
+            + r"|[ \t]+[\"'«“„]?(?=[^\s\"'»”]*\d)(?=[^\s\"'»”]*[^\W\d_]))"
+            + r"([^\s\"'»”\x60][^\s\"'»”]{4,62}?[^\s\"'»”\x60])[\"'»”]?(?=[.,;!?)]*(?:\s|$))",
+            not_after="",
+            check=told_in_a_sentence,
+        )
+        for word, suffix in (
+            *((w, "") for w in ("password", "passphrase", "passwort", "kennwort", "contraseña", "senha")),
+            *((w, "") for w in ("wachtwoord", "hasło", "haslo", "пароль", "lösenord", "passord", "salasana")),
+            *((w, "") for w in ("adgangskode", "heslo", "jelszó", r"mot\sde\spasse")),
+            ("şifre", "(?:si|niz)?"),
+            ("sifre", "(?:si|niz)?"),
+        )
+    ),
+    # A remark between the name and its value, as the other languages' rule above allows:
+    # `# password (plain, remove later): …`; docstrings' `password (str): The password to use` are
+    # words, names and stand-ins, which the keyed judgement rejects
+    rule(
+        "generic_password",
+        "",
+        "(?i)"
+        + led("password", r"[\w-]")
+        + r"[ \t]*\([^)\n]{1,40}\)[ \t]*[:=][ \t]*(?:[\"']([^\"'\n]{3,200})[\"']|([!-~]{4,200}?))"
+        + r"(?=[.,;]*(?:\s|$))",
+        not_after="",
+        check=lambda value: keyed_value_is_secret("password", "=", value, ""),
+    ),
     # A password told in a sentence without a verb: "just use password Welcome2023!! for the admin
     # login": a value of letters and digits (not a word: "password reset for") before a preposition;
     # a quoted one is the keyed rule's (`password "…"`), a manual's ``secret99`` an inline literal
@@ -1347,6 +1456,67 @@ STRUCTURES: list[Rule] = [
             and re.search(r"[A-Za-z]", value) is not None
             and keyed_value_is_secret("password", "=", value, "")
         ),
+    ),
+    # OpenVPN's static keys (tls-auth, tls-crypt, secret): 2048 bits of hex between its own markers
+    rule(
+        "private_key",
+        "openvpn static key",
+        r"-----BEGIN OpenVPN Static key V1-----\s*([0-9a-f\s]{64,}?)\s*-----END OpenVPN Static key V1-----",
+        not_after="",
+    ),
+    # strongSwan/Libreswan ipsec.secrets: `[ids] : PSK "secret"` (also XAUTH, EAP)
+    rule(
+        "generic_password",
+        "psk xauth eap",
+        r"(?i):[ \t]*(?:PSK|XAUTH|EAP)[ \t]+"
+        r"(?:\"([^\"\n]{3,200})\"|'([^'\n]{3,200})'|(0[xs][\w+/=]+))",
+        not_after="",
+        unless=r"#",  # a comment
+    ),
+    # net-snmp's snmpd.conf: rocommunity/rwcommunity STRING [SOURCE]; `public`/`private` are the
+    # well-known defaults, not secrets
+    rule(
+        "generic_password",
+        "community",
+        r"(?m)^[ \t]*r[ow]community6?[ \t]+(?!(?:public|private)\b)([^\s#]{4,200})",
+        not_after="",
+    ),
+    # HAProxy userlists: `user NAME insecure-password PASSWORD` (the `password` form holds a hash)
+    rule("generic_password", "insecure-password", r"\binsecure-password[ \t]+(\S{3,200})", not_after=""),
+    # `key value` configuration (mosquitto's remote_password, sssd's ldap_default_authtok, fluentd's
+    # hec_token): a snake_case name ending in a secret word, a space, one value, the line's end
+    *(
+        rule(
+            "generic_password",
+            "",
+            rf"(?m)_{word}[ \t]+([^\s#;=:\"'][^\s#;]{{3,200}})[ \t]*$",
+            not_after="",
+            near=r"(?:^|\n)[ \t]*[a-z][a-z0-9]*(?:_[a-z0-9]+)*",  # the name starts its line
+            # judged as a password that may also be a token (a UUID under `hec_token` is one)
+            check=lambda value: keyed_value_is_secret("secret_password", "=", value, ""),
+        )
+        for word in ("password", "passwd", "secret", "token", "authtok")
+    ),
+    # Apple property lists: <key>…Secret</key> then <string>…</string>
+    rule(
+        "generic_api_key",
+        "</key>",
+        r"(?i)<key>[^<\n]*(?:secret|password|passwd|token|api_?key)</key>\s*<string>([^<\n]{4,300})</string>",
+        not_after="",
+        check=lambda value: keyed_value_is_secret("secret", "=", value, '"'),
+    ),
+    # CloudFormation parameters: a password-named parameter's `Default:` (like Terraform's above);
+    # one rule per word, each led by it
+    *(
+        rule(
+            "generic_password",
+            "",
+            rf"(?m){word}\w*:[ \t]*\n(?:[ \t]+[^\n]*\n){{0,6}}?"
+            r"[ \t]+Default:[ \t]*[\"']?(?P<secret>[^\s\"'#][^\n#\"']{2,200}?)[\"']?[ \t]*$",
+            not_after="",
+            check=lambda value: keyed_value_is_secret("password", "=", value, '"'),
+        )
+        for word in ("Password", "Secret", "Token", "Passwd")
     ),
     # Gradle credentials { username '…' password '…' } (np: gradle.1)
     rule(
