@@ -297,9 +297,9 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool, en
         return True  # an option's name (`$key = '-exitval'`)
     # a variable or type name, or a namespaced tag; a password may be any word, so not for those;
     # a type named for the idea (`"_DSAPrivateKey"`, a quoted forward reference) is one, quoted too
-    machine_made = re.search(r"\d", value) is not None and random_enough(value)
     if NAME_OF_CODE.fullmatch(value) and (not quote or CONCEPT_WORDS.search(value)) and not password_name:
-        return not (environment and machine_made)  # `X_API_KEY=lsv2_pt_9f3…`: a shell has no names
+        # `X_API_KEY=lsv2_pt_9f3…`: a shell has no names without `$`, so a random value is one
+        return not (environment and re.search(r"\d", value) is not None and random_enough(value))
     return not password_name and QUALIFIED_NAME.fullmatch(value) is not None
 
 
