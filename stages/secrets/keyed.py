@@ -152,6 +152,8 @@ PROVIDER_NAME = re.compile(r"(?i)aws.?secret|meraki|ibm|softlayer|cloudant|sumo|
 # detect-secrets' KeywordDetector reports `aws_secret_access_key = "m{{h}o)p${e]…}}"`
 # (tests/plugins/keyword_test.py).
 KEY_ALPHABET = re.compile(r"[A-Za-z0-9+/=_.-]+")
+# A name followed by its own colon and a space: Pulumi's `acme:dbPassword: …`, not an ARN's part
+NAMESPACED_KEY = re.compile(r"[\w.$-]*:[ \t]")
 CODE_ROOTS = frozenset(
     {"self", "this", "cls", "os", "sys", "env", "environ", "config", "conf", "cfg", "settings", "args"}
     | {"opts", "options", "params", "request", "req", "app", "ctx", "context", "vars", "process"}
@@ -334,12 +336,11 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         start = hit.start()
         while start > 0 and text[start - 1] in NAME_CHARS:
             start -= 1
-        namespaced = re.match(r"[\w}]:", text[start - 2 : start]) and re.match(
-            r"[\w.$-]*:[ \t]", text[start:]
+        before = text[start - 2 : start]
+        prefixed = before == "::" or (
+            re.match(r"[\w}]:", before) is not None and NAMESPACED_KEY.match(text, start) is None
         )
-        if text[start - 1 : start] in ("/", "<") or (
-            re.match(r"[\w}]:|::", text[start - 2 : start]) and not namespaced
-        ):
+        if text[start - 1 : start] in ("/", "<") or prefixed:
             # `/forgot-password`, `…:secret:MySecret-a1b2c3` (an ARN), `AWS::IAM::AccessKey`, and
             # `<key>`, an XML tag (the rule for `<…Password>…</…Password>` reads those); but
             # Pulumi's `acme:dbPassword: …` is a namespaced key and its value
