@@ -9,9 +9,11 @@ Speed (docs/benchmarks.md, "Redaction speed"): a rule runs only when one of its 
 in the lowercased text (gitleaks' keyword prefilter). A rule's keywords are the literal prefixes
 its pattern must start with (read from the compiled pattern: `gh[pousr]_` gives ghp_, gho_, …),
 else the ones it declares. One Aho-Corasick pass (pyahocorasick) finds which of all the rules'
-keywords occur; a keyword under 3 characters (`.`, `=`) would match everywhere, so its rule always
-runs. Case-insensitive rules match the lowercased text, where the engine keeps its literal-prefix
-search.
+keywords occur (one under 3 characters, `.` or `--`, would hit thousands of times: each of those is
+one substring search). In a long text (a transcript file) a rule whose matches start with its
+keywords is tried only where the automaton found one: a keyword that occurs once in 300,000
+characters no longer costs a scan of all of them. Case-insensitive rules match the lowercased
+text, where the engine keeps its literal-prefix search.
 
 The rules are compiled on the first call, not at import (about 0.15 s): every `pica search` imports
 this module, and most never redact anything.
@@ -24,7 +26,7 @@ import functools
 import re
 import re._parser as _parser
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
@@ -41,7 +43,9 @@ from pica.stages.secrets.verify import FIELD, TEMPLATE, entropy, token_is_stand_
 if TYPE_CHECKING:
     from pica.stages.secrets.rules import Rule
 
+DOTTED_I = 0x130  # `İ`, whose lowercase is two characters
 SHORTEST_KEYWORD = 3  # shorter keywords occur in nearly any text
+LONG_TEXT = 4096  # from this length a rule is tried where its keywords are, not over the whole text
 
 
 def literal_prefixes(items: list, limit: int = 64) -> tuple[set[str], bool]:
@@ -53,10 +57,10 @@ def literal_prefixes(items: list, limit: int = 64) -> tuple[set[str], bool]:
         if op in (_parser.AT, _parser.ASSERT, _parser.ASSERT_NOT):
             continue
         if op is _parser.LITERAL:
-            if arg > 127:
+            if arg == DOTTED_I:
                 return out, False
             grown, whole = {chr(arg)}, True
-        elif op is _parser.IN and all(kind is _parser.LITERAL and c < 128 for kind, c in arg):
+        elif op is _parser.IN and all(kind is _parser.LITERAL and c != DOTTED_I for kind, c in arg):
             grown, whole = {chr(c) for _, c in arg}, True
         elif op is _parser.SUBPATTERN:
             grown, whole = literal_prefixes(list(arg[3]), limit)
@@ -74,25 +78,29 @@ def literal_prefixes(items: list, limit: int = 64) -> tuple[set[str], bool]:
     return out, True
 
 
-def gate(rule: Rule) -> tuple[str, ...]:
-    """The lowercase keywords of which one must occur for `rule` to match; () when it always runs.
-    The pattern's own literal prefixes are preferred (they cannot be wrong), unless some are too
-    short to be worth a search and the rule declares better ones."""
+def gate(rule: Rule) -> tuple[tuple[str, ...], bool]:
+    """The lowercase keywords of which one must occur for `rule` to match (() when it always runs),
+    and whether every match starts with one of them. The pattern's own literal prefixes are
+    preferred (they cannot be wrong), unless some are too short to be worth a search and the rule
+    declares better ones."""
     derived = {p.lower() for p in literal_prefixes(list(_parser.parse(rule.pattern.pattern)))[0]}
     if "" in derived:  # a branch that starts with no literal: the prefixes gate nothing
         derived = set()
     declared = set(rule.keywords)
     for keywords in (derived, declared):
         if keywords and min(map(len, keywords)) >= SHORTEST_KEYWORD:
-            return tuple(sorted(keywords))
-    return tuple(sorted(derived or declared))
+            return tuple(sorted(keywords)), keywords is derived
+    return tuple(sorted(derived or declared)), False
 
 
 @dataclass(frozen=True)
 class RuleSet:
     rules: list[Rule]
     gates: list[tuple[str, ...]]  # each rule's keywords, one of which must occur for it to run
-    quoted: list[int]  # the rules whose patterns hold a quote
+    anchored: list[bool]  # whether each rule's matches start where one of its keywords does
+    quoted: frozenset[int]  # the rules whose patterns hold a quote
+    always: tuple[int, ...]  # the rules without keywords, which always run
+    by_keyword: dict[str, tuple[int, ...]]  # the rules each keyword lets run
     short: tuple[str, ...]  # keywords found by substring search
     automaton: Any  # the others, found in one Aho-Corasick pass (None without pyahocorasick)
     public: frozenset[str]  # published keys that stay public under any name
@@ -104,8 +112,8 @@ def ruleset() -> RuleSet:
     from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS
 
     rules = TOKENS + CONTEXTUAL + STRUCTURES
-    gates = [gate(rule) for rule in rules]
-    quoted = [i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern)]
+    gates, anchored = zip(*(gate(rule) for rule in rules), strict=True)
+    quoted = frozenset(i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern))
     keywords = sorted({k for keywords in gates for k in keywords})
     # Short keywords (`.`, `@`, `-p`) occur everywhere: each is one substring search, not thousands
     # of automaton hits. The others are found in one Aho-Corasick pass.
@@ -117,24 +125,50 @@ def ruleset() -> RuleSet:
                 automaton.add_word(keyword, keyword)
         automaton.make_automaton()
     short = tuple(k for k in keywords if len(k) < SHORTEST_KEYWORD or automaton is None)
-    return RuleSet(rules, gates, quoted, short, automaton, frozenset(GOOGLE_PUBLIC_KEYS))
+    anchored = [
+        done and automaton is not None and min(map(len, keywords)) >= SHORTEST_KEYWORD
+        for keywords, done in zip(gates, anchored, strict=True)
+    ]
+    always = tuple(i for i, keywords in enumerate(gates) if not keywords)
+    by_keyword = {k: tuple(i for i, keywords in enumerate(gates) if k in keywords) for k in keywords}
+    public = frozenset(GOOGLE_PUBLIC_KEYS)
+    return RuleSet(rules, list(gates), anchored, quoted, always, by_keyword, short, automaton, public)
 
 
-def keywords_in(lowered: str, rules: RuleSet) -> set[str]:
-    """Which of the rules' keywords occur in the lowercased text."""
-    present = {k for k in rules.short if k in lowered}
-    if rules.automaton is not None:
-        present.update(keyword for _, keyword in rules.automaton.iter(lowered))
+def keywords_in(lowered: str, rules: RuleSet) -> dict[str, Sequence[int]]:
+    """Which of the rules' keywords occur in the lowercased text; in a long text, also where each
+    that the automaton finds starts (in a short one, reading it all is cheaper than the places)."""
+    present: dict[str, Sequence[int]] = dict.fromkeys((k for k in rules.short if k in lowered), ())
+    if rules.automaton is None:
+        return present
+    if len(lowered) < LONG_TEXT:
+        present.update(dict.fromkeys((keyword for _, keyword in rules.automaton.iter(lowered)), ()))
+        return present
+    for end, keyword in rules.automaton.iter(lowered):
+        places = present.setdefault(keyword, [])
+        places.append(end + 1 - len(keyword))  # type: ignore[union-attr]
     return present
 
 
-# Lowercase ASCII only, so offsets in the lowered text are offsets in the text.
-ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+def matches(pattern: re.Pattern[str], text: str, starts: Sequence[int] | None) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, or, when every match starts at one of `starts`, the same matches
+    tried only there: a rule whose keyword occurs once in a long transcript reads one place of it,
+    not all of it."""
+    if starts is None:
+        yield from pattern.finditer(text)
+        return
+    done = 0
+    for at in starts:
+        if at >= done and (match := pattern.match(text, at)) is not None:
+            done = match.end()
+            yield match
 
 
 def lower(text: str) -> str:
+    """The text lowercased, character for character, so offsets in it are offsets in the text:
+    the one letter whose lowercase is two characters, Turkish `İ`, becomes `i`."""
     lowered = text.lower()
-    return lowered if len(lowered) == len(text) else text.translate(ASCII_LOWER)
+    return lowered if len(lowered) == len(text) else text.replace(chr(DOTTED_I), "i").lower()
 
 
 def _secret_span(rule: Rule, text: str, match: re.Match[str]) -> tuple[int, int] | None:
@@ -228,12 +262,12 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
     text, dropped = unescaped(text)
     lowered = lower(text)
     present = keywords_in(lowered, rules)
-    spans = secret_spans(text, lowered, present, range(len(rules.rules)), rules)
+    spans = secret_spans(text, lowered, present, rules)
     if '\\"' in text:
         view, written, in_text_at, quotes = quoted_lines(text)
         # only the rules a quote can matter to: a token's own format is found in the text already
         lowered = lower(view)
-        for start, end, kind in secret_spans(view, lowered, keywords_in(lowered, rules), rules.quoted, rules):
+        for start, end, kind in secret_spans(view, lowered, keywords_in(lowered, rules), rules, quoted=True):
             if "\0" in view[start:end]:
                 continue  # a span over a string's own quote
             start, end = in_text(quotes, start, end)
@@ -250,16 +284,20 @@ def add(spans: list[tuple[int, int, str]], start: int, end: int, kind: str) -> N
 
 
 def secret_spans(
-    text: str, lowered: str, present: set[str], which: Iterable[int], rules: RuleSet
+    text: str, lowered: str, present: dict[str, Sequence[int]], rules: RuleSet, quoted: bool = False
 ) -> list[tuple[int, int, str]]:
-    """The spans of `text` that `which` of the rules, and the keyed scan, find, in that order;
-    `present` holds the keywords that occur in it (or more)."""
+    """The spans of `text` that the rules (only those whose patterns hold a quote, if `quoted`) and
+    the keyed scan find, in that order; `present` holds the keywords that occur in it (or more),
+    with their places in a long text."""
+    run = set(rules.always).union(*(rules.by_keyword[k] for k in present))
+    long = len(lowered) >= LONG_TEXT
     spans: list[tuple[int, int, str]] = []
-    for i in which:
-        rule, keywords = rules.rules[i], rules.gates[i]
-        if keywords and present.isdisjoint(keywords):
-            continue
-        for match in rule.pattern.finditer(lowered if rule.lowered else text):
+    for i in sorted(run & rules.quoted if quoted else run):
+        rule, starts = rules.rules[i], None
+        if long and rules.anchored[i]:
+            places = [present[k] for k in rules.gates[i] if k in present]
+            starts = places[0] if len(places) == 1 else sorted(chain.from_iterable(places))
+        for match in matches(rule.pattern, lowered if rule.lowered else text, starts):
             if rule.near and not rule.near.search(lowered, max(0, match.start() - 60), match.start()):
                 continue
             if rule.unless and rule.unless.search(

@@ -31,7 +31,7 @@ from pica.stages.secrets.verify import (
 # A secret word followed, within the name, by an assignment: most mentions of "token" in prose
 # are not, and are skipped without a full match.
 SECRET_WORD = re.compile(
-    r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat|salt|seed|psk|authtok)"
+    r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat(?!h)|salt|seed|psk|authtok)"
     r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?\\?[\"']?\]?[ \t]*"
     r"(?:[:=,?+.!|<>]|is[ \t]|[\"'`]|string|str|char|const))"
 )
@@ -359,6 +359,8 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             continue
         # a call's arguments are read on: `getEnv("DB_PASSWORD", "…")` holds a name and a value
         done = match.end("call") if match.group("call") else match.end()
+        if (match.group("bare") or "").isdecimal():
+            continue  # a count, `"input_tokens":1234` (transcripts hold thousands): never a secret
         name, quote = match.group("name"), match.group("q") or ""
         kind = re.search(r"([A-Za-z]+)[ \t]\Z", text[max(0, start - 30) : start])
         if kind and NOT_SECRET_NAME.search(f"{kind[1]}_{name}") and not NOT_SECRET_NAME.search(kind[1]):

@@ -158,11 +158,18 @@ def test_the_keyword_prefilter_is_read_from_each_pattern_and_never_drops_a_match
         f'secret_access_key = "{HMAC}"',
         "password: $6$rounds=5000$usesomesillystri$D4IrlXatmP7rx3P3InaxBeoomnAihCKRVQP22JZ6EY47Wc6BkroIuUUBOov1i",
     ]
+    # a long text is read only where a rule's keywords occur, a short one all through: both ways
+    filler = "\nprose without any secret in it, and the keys of a JSON log: input_tokens, cache_key.\n"
+    texts.append((filler.join(texts) + filler) * (secrets.LONG_TEXT // len(filler)))
+    assert len(texts[-1]) > secrets.LONG_TEXT
     gated = [find_secrets(text) for text in texts]
-    ungated = dataclasses.replace(secrets.ruleset(), gates=[()] * len(secrets.ruleset().rules))
+    rules = secrets.ruleset()
+    n = len(rules.rules)
+    ungated = dataclasses.replace(rules, gates=[()] * n, anchored=[False] * n, always=tuple(range(n)))
     monkeypatch.setattr(secrets, "ruleset", lambda: ungated)
     assert [find_secrets(text) for text in texts] == gated
     assert all(gated[i] for i in (0, 3, 4, 5)) and re.search("anthropic", str(gated[2]))
+    assert len(gated[-1]) == sum(map(len, gated[:-1])) * (secrets.LONG_TEXT // len(filler))  # every copy
 
 
 # detect-secrets' KeywordDetector test value (tests/plugins/keyword_test.py, COMMON_SECRET): braces
