@@ -134,14 +134,22 @@ BASE64_NOT_PATH = re.compile(
 # Names that are not secrets though they end in one of the words (gitleaks' generic-api-key
 # allowlist): ids, public halves, paths, sizes, URLs.
 NOT_SECRET_NAME = re.compile(
-    r"(?i)public|publish|(?<!secret)_id$|[a-z]Id$|path|file|url|uri|host|type|name|length|size|(?<!ac)count|csrf"
-    r"|endpoint|_format|keyboard|keyword|keypress|keycode|keystore(?![_.-]?pass)|keyring|monkey|turkey|passage"
+    r"(?i)public|publish|(?<!secret)_id$|[a-z]Id$|csrf|_format|keyboard|keyword|keypress|keycode|keystore(?![_.-]?pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass"
+    r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public
     r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs
     r"|request_?token|idempotency|change_?token|lock_?token"  # keys that make a request idempotent
     r"|pub_?key|(?:cache|sort|primary|foreign|partition|result|dest|lookup|range|object|s3|group|dict"
     r"|map|index|row|column|config|metadata|field|attr|label|meta|event|state|storage|registry)_?key"
     r"(?:s|_?name)?$"  # keys of a dict, a table, a cache or a bucket: what is looked up, not a secret
+)
+# A part of a name that says what kind of value it holds: `file_key`, `hostKey` (an SSH host's
+# public key), `TYPE_TOKEN`, `nameSecret`: a locator, a label, a size. Whole parts only (`SECURITY`
+# holds `uri`, `ACCOUNT` `count`); and a password named for what it opens is one, given as a
+# literal or a setting (`EMAIL_HOST_PASSWORD = '…'`, `KEYSTORE_FILE_PASSWORD=…`).
+VALUE_KIND = re.compile(
+    r"(?:^|[_.-]|(?<=[a-z])(?=[A-Z]))(?i:path|file|url|uri|host|type|name|length|size|count|endpoint)s?"
+    r"(?=$|[_.$-]|[A-Z0-9])|^(?:path|file|url|uri|host|type|name)(?=key$|token$)"
 )
 # Names of a provider whose secrets have a fixed format: its own rule decides, not this one
 # (a 42-character value under AWS_SECRET_ACCESS_KEY is not an AWS secret key).
@@ -195,6 +203,8 @@ def keyed_value_is_secret(
         return False
     if NOT_SECRET_NAME.search(name) or (PROVIDER_NAME.search(name) and KEY_ALPHABET.fullmatch(value)):
         return False
+    if VALUE_KIND.search(name) and not (password_name and (quote or name.isupper())):
+        return False  # in code, `url.password += encoded` is the URL's field, not a password
     if not any(c.isalnum() for c in value):
         return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)
     environment = sep == "=" and name.isupper()  # `NAME=value`: a shell's, an env file's
@@ -243,6 +253,7 @@ def keyed_value_is_secret(
         IDENTIFIER.match(value)
         and not (quote and re.search(r"\d[A-Za-z]", value))
         and not (password_name and (quote or environment) and passphrase(value))
+        and not (password_name and quote and chosen_words(value))
     ):
         return False
     if quote and password_name and re.fullmatch(r"[A-Z0-9_]+", value):
@@ -263,6 +274,14 @@ def keyed_value_is_secret(
     if re.fullmatch(r"[A-Za-z]+", value) or re.fullmatch(r"[A-Z_]{3,}\d*", value):
         return False  # a word or a CONSTANT name (`MYTOKEN1`)
     return len(value) >= 8 and random_enough(value)
+
+
+def chosen_words(value: str) -> bool:
+    """Words run together in camelCase with digits after them, `geckoMeadow57`: quoted under a
+    password's name, a password a person chose (the shape of a variable's name, but a literal),
+    unless the words name the idea (`newPassword1`)."""
+    camel = re.fullmatch(r"[a-z]{2,}(?:[A-Z][a-z]{2,})+\d+", value) is not None
+    return camel and not CONCEPT_WORDS.search(value)
 
 
 def passphrase(value: str) -> bool:

@@ -97,6 +97,11 @@ PROSE_COPULA = (
 )
 
 
+# Where a value told in prose ends: white space, the text's end, or the close of the JSON string
+# that holds the message (`{"text": "… lautet Winter1979!"}`)
+PROSE_END = r'(?:\s|$|\\?"[,}\]])'
+
+
 def told_in_a_sentence(value: str) -> bool:
     """A password given in prose: not a standard's name (SHA-256), an address, a path or a word
     (`available**`: Markdown's emphasis is no sign)."""
@@ -113,6 +118,16 @@ def told_in_a_sentence(value: str) -> bool:
     return keyed_value_is_secret("password", "=", value, '"')  # prose has no code: a literal
 
 
+# A name that says it holds a secret (`db_admin_password`, `API_TOKEN`, `secret/apps/billing`)
+SECRET_FIELD = (
+    r"[\w./-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
+    r"|credentials?)[\w.-]*"
+)
+# The one line a command printed, after the rest of its own line (no pipe or redirection took it)
+PRINTED = (
+    r"[^\n|>]*\r?\n(?:directory:[^\n]*\r?\n)?(?:stdout:[ \t]*)?[\"']?([^\s\"']{6,300})[\"']?[ \t]*"
+    r"(?=\r?\n|$|\\?[\"'][,}\]])"
+)
 # A command-line argument: quoted (the quotes are not the password), or up to a space or shell operator
 CLI_VALUE = r"""(?:'([^'\n]{3,200})'|"([^"\n]{3,200})"|([^\s'"\x60;|&<>()]{3,200}))"""
 
@@ -294,6 +309,15 @@ TOKENS: list[Rule] = [
         entropy=3.5,
         check=random_base64,
     ),
+    # AWS STS session tokens: base64 of a binary blob that starts with its own header, `\x21\n\t
+    # origin_ec…` (`IQoJb3JpZ2luX2Vj`) since 2019, `\x17\n\x06er/aws…` before (`FwoGZXIvYXdzE`,
+    # `FQoGZXIvYXdzE`), `AQoDYXdzE` in older documentation (aws sts get-session-token output)
+    rule(
+        "aws_session_token",
+        "",
+        r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE|AQoDYXdzE)[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])",
+        not_after=r"\w+/",
+    ),
     # gl: aws-amazon-bedrock-api-key-long-lived / -short-lived
     rule("aws_bedrock_api_key", "absk", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}"),
     rule(
@@ -423,6 +447,15 @@ TOKENS: list[Rule] = [
     rule("google_oauth_access_token", "ya29.", r"ya29\.[\w-]{20,1024}"),
     # Hugging Face (huggingface.co/docs/hub/security-tokens; gl: huggingface-*; np: huggingface.1)
     rule("huggingface_token", "hf_ api_org_", r"(?:hf_|api_org_)[A-Za-z]{34}" + E, not_after=r"\w"),
+    # Rails' `secret_key_base` (config/secrets.yml, credentials): signs and encrypts its cookies
+    rule(
+        "rails_secret_key_base",
+        "secret_key_base",
+        r"(?i)secret_key_base\\?[\"']?[ \t]*(?::|=>?)[ \t]*\\?[\"']?([0-9a-f]{64,256})(?![0-9a-z])",
+        not_after=r"\w",
+    ),
+    # Replicate API tokens: `r8_` + 37 base62 (replicate.com/docs/topics/security/api-tokens)
+    rule("replicate_api_token", "r8_", r"r8_[A-Za-z0-9]{37}" + E, entropy=3.0, not_after=r"\w"),
     # npm granular tokens: npm_ + 36 base62 with the GitHub-style CRC32 tail (np: npm.1)
     rule("npm_token", "npm_", r"npm_[A-Za-z0-9]{36}" + E, trusted=verify.crc32_tail_ok),
     # PyPI tokens are macaroons whose base64 starts with the location "pypi.org" (np: pypi.1;
@@ -951,6 +984,9 @@ STRUCTURES: list[Rule] = [
         "://",
         r"://[A-Za-z0-9._%+!$&*=~-]{0,100}:([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@(?:[\w.-]*\w|\[[^\]\s]+\])",
         not_after="",
+        # a mask (`guest:**@`, a log's); documentation's `username:password@` stays a password for
+        # detect-secrets and secretlint (their tests), so it is redacted too
+        check=lambda value: re.fullmatch(r"\*+", value) is None,
     ),
     rule(
         "url_with_credentials",
@@ -1074,11 +1110,81 @@ STRUCTURES: list[Rule] = [
         r"(?![$#>])([^\s]{6,300})(?=\r?\n|$)",
         not_after="",
     ),
+    # What a command prints when asked for one named secret is that secret, alone on the next line
+    # (Gemini CLI writes `Directory: …` and `Stdout: ` before it; a JSON string may end right after it)
+    *(
+        rule(
+            "generic_password",
+            "",
+            "(?i)" + led(tool, r"[\w./-]") + r"[ \t]" + asked + PRINTED,
+            not_after="",
+            check=lambda value: keyed_value_is_secret("password", "=", value, '"'),
+        )
+        for tool, asked in (
+            ("aws", r"+configure[ \t]+get[ \t]+(?:[\w-]+\.)?(?:aws_secret_access_key|aws_session_token)\b"),
+            ("aws", r"[^\n|>]*?--query[ =]['\"]?[\w.\[\]*]*(?:secretaccesskey|sessiontoken)\b"),
+            ("terraform", r"+output[ \t]+(?:-raw[ \t]+)?" + SECRET_FIELD),
+            ("vault", r"+(?:kv[ \t]+get|read)[ \t][^\n|>]*?-field[= ]" + SECRET_FIELD),
+            ("heroku", r"+config:get[ \t]+" + SECRET_FIELD),
+            ("printenv", r"+" + SECRET_FIELD),
+            ("echo", r"+[\"']?\$\{?" + SECRET_FIELD + r"\}?[\"']?"),
+            ("security", r"+find-(?:generic|internet)-password\b[^\n|>]*?[ \t]-w\b"),
+        )
+    ),
+    # Terraform marks a value sensitive: `terraform output -json` prints it anyway, and a state file
+    # holds a `random_password`'s result in the clear
+    rule(
+        "generic_password",
+        "",
+        r'"sensitive":[ \t]*true,\s*"type":[ \t]*"string",\s*"value":[ \t]*"([^"\n]{4,500})"',
+        not_after="",
+        check=lambda value: keyed_value_is_secret("password", "=", value, '"'),
+    ),
+    rule(
+        "generic_password",
+        "",
+        r'random_password"(?:(?!"type":)[\s\S]){0,3000}?"result":[ \t]*"([^"\n]{4,500})"',
+        not_after="",
+        check=lambda value: keyed_value_is_secret("password", "=", value, '"'),
+    ),
+    # A table of names and values, `vault kv get`'s or `key value` configuration: a snake_case name
+    # ending in `_key`, spaces, one random value, the line's end
+    rule(
+        "generic_api_key",
+        "",
+        r"(?m)_key[ \t]+([A-Za-z0-9+/=_.-]{16,200})[ \t]*$",
+        not_after="",
+        near=r"(?:^|\n)[ \t]*[a-z][a-z0-9]*(?:_[a-z0-9]+)*",
+        unless=r"(?:public|pub|primary|foreign|sort|partition|cache|lookup|host|ssh|gpg|signing|index)\Z",
+        check=lambda value: keyed_value_is_secret("api_key", "=", value, ""),
+    ),
+    # Google's app passwords: sixteen lowercase letters shown in four groups of four, under a password
+    rule(
+        "google_app_password",
+        "",
+        r"(?i)(?:password|passwd|pass|pwd)[\w.-]{0,25}?\\?[\"']?[ \t]*(?:=|:|=>)[ \t]*\\?[\"']?"
+        r"([a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4})(?![\w ])",
+        not_after="",
+    ),
+    # HTTPie: `http -a user:password …`, `--auth user:password`
+    *(
+        rule(
+            "cli_credentials",
+            "",
+            led(tool, r"[\w./-]")
+            + r"(?![\w-])[^\n]{0,200}?\s(?:-a|--auth)[ =]['\"]?[^\s:'\"]{1,100}:"
+            + CLI_VALUE,
+            not_after="",
+            check=not_named_for_the_idea,
+        )
+        for tool in ("http", "https")
+    ),
     # mysql -pSECRET (no space: the password is glued to the flag)
     rule(
         "cli_credentials",
         "mysql mariadb",
-        r"\b(?:mysql(?:dump|admin|import|show|check)?|mariadb(?:-dump|-admin)?)\b[^\n]{0,200}?\s-p([^\s'\"-][^\s'\"]{3,})",
+        r"\b(?:mysql(?:dump|admin|import|show|check)?|mariadb(?:-dump|-admin)?)\b[^\n]{0,200}?\s-p"
+        r"(?:'([^'\n]{3,200})'|\"([^\"\n]{3,200})\"|([^\s'\"-][^\s'\"]{3,}))",
         not_after="",
     ),
     # Connect-VIServer -User u -Password p (np: vmware.1)
@@ -1225,7 +1331,10 @@ STRUCTURES: list[Rule] = [
     rule(
         "url_with_credentials",
         "=",
-        r"[?&](?:token|access_token|api_key|apikey|key|secret|password|sig|client_secret)="
+        # OpenWeatherMap's `appid` is its API key; Azure API Management's `subscription-key` one
+        r"[?&](?:token|access_token|api_key|apikey|key|secret|password|sig|client_secret|appid|app_key|appkey"
+        r"|app_secret|api_token|apitoken|auth_token|authtoken|private_token|access_key|secret_key"
+        r"|subscription[-_]key|passwd|pwd)="
         r"([A-Za-z0-9%._~+/-]{12,})",
         not_after="",
     ),
@@ -1369,7 +1478,8 @@ STRUCTURES: list[Rule] = [
             + r"(?:[ \t]*\([^)\n]{0,20}\))?"
             + separator
             + r"[ \t]*(?:[\"'「『]([!-~]{3,200}?)[\"'」』]|([!-~]{4,200}?))"
-            r"(?=[.,;:!?。、\uff0c\uff1b\uff01\uff1f]*(?:[\s\uff09」』]|[^!-~]|$))",  # full-width , ; ! ? )
+            # full-width , ; ! ? ) and the close of a JSON string
+            r"(?=[.,;:!?。、\uff0c\uff1b\uff01\uff1f]*(?:[\s\uff09」』]|[^!-~]|$|\\?\"[,}\]]))",
             not_after="",
             check=check,
         )
@@ -1414,7 +1524,9 @@ STRUCTURES: list[Rule] = [
             + r")[ \t]+"
             + r"[\"'«“„]?(?=[^\s\"'»”]*[\d!@#$%^&*_+=~?])"
             + r"|[ \t]+[\"'«“„]?(?=[^\s\"'»”]*\d)(?=[^\s\"'»”]*[^\W\d_]))"
-            + r"([^\s\"'»”\x60][^\s\"'»”]{4,62}?[^\s\"'»”\x60])[\"'»”]?(?=[.,;!?)]*(?:\s|$))",
+            + r"([^\s\"'»”\x60][^\s\"'»”]{4,62}?[^\s\"'»”\x60])[\"'»”]?(?=[.,;!?)]*"
+            + PROSE_END
+            + ")",
             not_after="",
             check=told_in_a_sentence,
         )
@@ -1456,6 +1568,58 @@ STRUCTURES: list[Rule] = [
             and re.search(r"[A-Za-z]", value) is not None
             and keyed_value_is_secret("password", "=", value, "")
         ),
+    ),
+    # A login told in prose: "the creds are user admin / password ravenRustic40", "login: deploy,
+    # pw: …": a user's name, a slash, comma or `and`, then the password
+    *(
+        rule(
+            "generic_password",
+            "",
+            "(?i)"
+            + led(word, r"\w")
+            + r"(?:name)?(?![\w-])[ \t]*[:=]?[ \t]*[^\s/,;:=]{1,64}[ \t]*(?:/|,|;|and)[ \t]*"
+            # the password holds a digit and ends in no punctuation (`username: str, password: str)`)
+            + r"(?:password|passwd|pass|pwd|pw)[ \t]*[:=]?[ \t]+[\"'\x60]?(?=[^\s\"'\x60]*\d)"
+            + r"([^\s\"'\x60]{3,99}?[^\s\"'\x60.,;:!?)])[\"'\x60]?"
+            + r"(?=[.,;!?)]*"
+            + PROSE_END
+            + ")",
+            not_after="",
+            check=told_in_a_sentence,
+        )
+        for word in ("user", "login")
+    ),
+    # An API key or token told in other languages: "mi clave de API: …", "вот мой токен: …",
+    # "API 密钥" and a full-width colon (English is the keyed scan's): a machine-made value after
+    # the word and a colon
+    *(
+        rule(
+            "generic_api_key",
+            "",
+            "(?i)"
+            + led(word, r"[^\W\d_]")
+            + rest
+            + r"[ \t]*[:\uff1a][ \t]*([A-Za-z0-9+/=_.-]{16,200}?)(?=[.,;!?。\uff0c]*(?:[^\w+/=.-]|$))",
+            not_after="",
+            check=lambda value: keyed_value_is_secret("api_key", "=", value, ""),
+        )
+        for word, rest in (
+            ("clave", r"(?:\sde)?\sapi"),
+            ("llave", r"(?:\sde)?\sapi"),
+            ("chave", r"(?:\sd[ae])?\sapi"),
+            ("clé", r"(?:\sd'|\s)api"),
+            ("chiave", r"(?:\sdell')?\sapi"),
+            ("api-schlüssel", ""),
+            ("токен", ""),
+            ("ключ", ""),
+            ("密钥", ""),
+            ("令牌", ""),
+            ("秘钥", ""),
+            ("キー", ""),
+            ("トークン", ""),
+            ("토큰", ""),
+            ("키", ""),
+        )
     ),
     # OpenVPN's static keys (tls-auth, tls-crypt, secret): 2048 bits of hex between its own markers
     rule(
