@@ -1,9 +1,9 @@
 """Secret detection and redaction: provider token formats, credential-bearing syntax, keyed
-assignments (docs/redaction.md).
+assignments, literals passed to credential calls, tables' password columns (docs/redaction.md).
 
 `find_secrets(text)` returns (start, end, class) spans; `redact(text)` replaces each with
 `[REDACTED:<class>]`. Rules are tried in order (provider tokens, provider contexts, credential
-syntax, keyed assignments); a span overlapping an earlier one is dropped.
+syntax, then keyed assignments, arguments and tables); a span overlapping an earlier one is dropped.
 
 Speed (docs/benchmarks.md, "Redaction speed"): a rule runs only when one of its keywords occurs
 in the lowercased text (gitleaks' keyword prefilter). A rule's keywords are the literal prefixes
@@ -38,6 +38,7 @@ except ImportError:  # pragma: no cover
 
 from pica.stages.secrets.arguments import find_in_arguments
 from pica.stages.secrets.keyed import find_keyed
+from pica.stages.secrets.tables import HEADER_WORDS, find_in_tables
 from pica.stages.secrets.verify import FIELD, TEMPLATE, entropy, token_is_stand_in
 
 if TYPE_CHECKING:
@@ -123,6 +124,8 @@ def ruleset() -> RuleSet:
         for keyword in keywords:
             if len(keyword) >= SHORTEST_KEYWORD:
                 automaton.add_word(keyword, keyword)
+        for word in HEADER_WORDS:  # where a table's header may be (tables.py)
+            automaton.add_word(word, word)
         automaton.make_automaton()
     short = tuple(k for k in keywords if len(k) < SHORTEST_KEYWORD or automaton is None)
     anchored = [
@@ -194,7 +197,9 @@ def _secret_span(rule: Rule, text: str, match: re.Match[str]) -> tuple[int, int]
     if entropy(secret) < rule.min_entropy or token_is_stand_in(secret):
         return None
     # psexec -p %VAR% is a password for Nosey Parker; elsewhere a template is not a secret
-    templated = group and (TEMPLATE.search(secret) or FIELD.search(secret))
+    # `9MP05ne$C4EJZ…`: a `$` between letters or digits is a character of the secret, not a variable
+    literal = re.sub(r"(?<=[A-Za-z0-9])\$(?=[A-Za-z0-9])", "S", secret)
+    templated = group and (TEMPLATE.search(literal) or FIELD.search(literal))
     if templated and not (rule.kind == "cli_credentials" and re.fullmatch(r"%\w+%", secret)):
         return None
     return start, end
@@ -286,10 +291,10 @@ def add(spans: list[tuple[int, int, str]], start: int, end: int, kind: str) -> N
 def secret_spans(
     text: str, lowered: str, present: dict[str, Sequence[int]], rules: RuleSet, quoted: bool = False
 ) -> list[tuple[int, int, str]]:
-    """The spans of `text` that the rules (only those whose patterns hold a quote, if `quoted`) and
-    the keyed scan find, in that order; `present` holds the keywords that occur in it (or more),
-    with their places in a long text."""
-    run = set(rules.always).union(*(rules.by_keyword[k] for k in present))
+    """The spans of `text` that the rules (only those whose patterns hold a quote, if `quoted`), the
+    keyed scan, the arguments of credential calls and the tables find, in that order; `present`
+    holds the keywords that occur in it (or more), with their places in a long text."""
+    run = set(rules.always).union(*(rules.by_keyword.get(k, ()) for k in present))
     long = len(lowered) >= LONG_TEXT
     spans: list[tuple[int, int, str]] = []
     for i in sorted(run & rules.quoted if quoted else run):
@@ -307,10 +312,25 @@ def secret_spans(
             span = _secret_span(rule, text, match)
             if span is not None:
                 add(spans, *span, rule.kind)
-    for start, end, kind in chain(find_keyed(text, lowered), find_in_arguments(text, lowered)):
+    found = chain(
+        find_keyed(text, lowered), find_in_arguments(text, lowered), tables(text, lowered, present, rules)
+    )
+    for start, end, kind in found:
         if text[start:end] not in rules.public:  # published keys stay public under any name
             add(spans, start, end, kind)
     return spans
+
+
+def tables(text: str, lowered: str, present: dict[str, Sequence[int]], rules: RuleSet) -> Iterator:
+    """The passwords in tables, looked for where the automaton found a header's word (tables.py)."""
+    if rules.automaton is None:
+        return find_in_tables(text, lowered)
+    words = [word for word in HEADER_WORDS if word in present]
+    if not words:
+        return iter(())
+    if len(lowered) < LONG_TEXT:
+        return find_in_tables(text, lowered)
+    return find_in_tables(text, lowered, sorted(chain.from_iterable(present[word] for word in words)))
 
 
 def redact(text: str, found: Counter[str] | None = None) -> str:

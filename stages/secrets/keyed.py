@@ -5,7 +5,7 @@ The name words and the filters follow detect-secrets' KeywordDetector (its denyl
 `probably_false_positive`) and gitleaks' generic-api-key (entropy 3.5, its allowlist of names
 like `key_id`, `public_key`, `token_url`). The separators are those of gitleaks'
 GenerateSampleSecrets templates: `=`, `:`, `:=`, `::=`, `?=`, `+=`, `.=`, `=>`, `==`, a CSV comma,
-a YAML block (`: |`), and Go/Kotlin/C# declarations with a type between name and `=`; and the
+Logseq's `::`, a YAML block (`: |`), and Go/Kotlin/C# declarations with a type between name and `=`; and the
 mirror of a comparison, `if ("…" == password)`.
 
 For speed the scan starts from the secret words (found in the lowercased text), then matches the
@@ -44,7 +44,8 @@ NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 KEYED = re.compile(
     r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)(?![A-Za-z])\\?[\"']?\]?"
     r"(?:[ \t]*:?[ \t]*(?:string|String|str|&str|const\s+char\s*\*|char\s*\*)(?=[ \t]*[:=]))?"
-    r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|:(?!:)(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
+    r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|::(?=[ \t])"
+    r"|:(?!:)(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
     r"|[ \t]+is[ \t]+|[ \t]+(?=[\"'])|,(?=[^\s,])|,[ \t]+(?=[\"']))"
     # Python's r'', b'', f'' literals; Go's []byte("…"), C++'s std::string("…"), Objective-C's @"…"
     r"(?P<call>\w+\()?[ \t]*(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|(?:\[\]byte|std::string)\((?=[\"'])|@(?=\"))?"
@@ -193,6 +194,8 @@ def keyed_value_is_secret(
         return False  # a name compared with a name; a compared secret is a quoted literal
     if re.fullmatch(r"[\^~<>=]*v?\d+(?:\.\d+)+(?:[-+.][\w.]+)?", value):
         return False  # a version or version range (`"minipass": "^7.0.3"`)
+    if re.fullmatch(r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?Z?)?", value):
+        return False  # a date (troff's `.TH PASSWD 1 "2023-11-02"`)
     if sep == ",":  # a CSV row: only a random blob, not the next column's word
         blob = re.fullmatch(r"[A-Za-z0-9+/_.-]+=*", value) is not None and not IDENTIFIER.match(value)
         blob = blob and re.search(r"\d", value) is not None  # a random blob, not `no-password-required`
@@ -392,6 +395,10 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             continue
         group = "quoted" if quote else "bare"
         value, call = match.group(group), match.group("call") is not None
+        start_of, end_of = match.start(group), match.end(group)
+        if not quote and len(value) > 2 and value[0] == value[-1] and value[0] in "=~":
+            # org-mode's verbatim `=…=` and `~…~` quote a literal (`Password: =sable.garden.95=`)
+            value, quote, start_of, end_of = value[1:-1], '"', start_of + 1, end_of - 1
         if "f" in (match.group("prefix") or "").lower() and "{" in value:
             continue  # an f-string with a field: its value is computed
         after = text[match.end() : match.end() + 40]
@@ -403,7 +410,7 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         elif pair and not sep.strip():
             sep = "="  # Clojure's `{:api-key "…"}`
         if keyed_value_is_secret(name, sep, value, quote, call, after):
-            yield match.start(group), match.end(group), kind_of(name)
+            yield start_of, end_of, kind_of(name)
     if "==" in text or "!=" in text:
         yield from find_compared(text)
     if "set " in lowered:

@@ -92,7 +92,8 @@ def led(word: str, *not_before: str) -> str:
 
 # "is" in the languages of the told-in-a-sentence rule, with "now" after it ("is nu", "es ahora")
 PROSE_COPULA = (
-    r"(?:is|was|es|è|é|ist|lautet|est|är|er|on|jest|wordt|je|—|-)"
+    r"(?:(?:now|nu|ahora|ora|agora|jetzt|maintenant|teraz)[ \t]+)?"
+    r"(?:is|was|es|è|é|ist|lautet|est|är|er|on|jest|wordt|je|to|теперь|—|-)"
     r"(?:[ \t]+(?:now|nu|ahora|ora|agora|jetzt|maintenant|teraz|теперь))?"
 )
 
@@ -100,6 +101,38 @@ PROSE_COPULA = (
 # Where a value told in prose ends: white space, the text's end, or the close of the JSON string
 # that holds the message (`{"text": "… lautet Winter1979!"}`)
 PROSE_END = r'(?:\s|$|\\?"[,}\]])'
+
+
+# What a code is named for, before the word (English and compounds): a door's, a gate's, an alarm's
+CODE_FOR = (
+    r"(?:door|gate|keypad|alarm|disarm|entry|access|security|verification|confirmation|login|sign-in"
+    r"|2fa|safe|locker|lockbox|key ?box|garage|building|bestätigungs|sicherheits|zugangs|unscharf-"
+    r"|tür|digi|pin-?)"
+)
+# An error's, a status's, a place's or a product's code is no secret
+NOT_A_SECRET_CODE = (
+    r"(?:error|exit|status|return|response|reason|event|post|postal|zip|area|country|dial(?:l?ing)?|phone"
+    r"|bar|uni|op|key|source|promo|discount|voucher|coupon|product|tracking|order|customer|article|item"
+    r"|iso|ansi|language|currency|airport|region|colou?r|hex|char|page|sort|swift|bank|routing|tax|vat"
+    r"|qr|machine|byte|class|program|sample|example|test|demo|http|ascii|shell|time|zone|exit_|err)"
+    r"[ \t_-]?\Z"
+)
+# Words after the word for code, one of them a preposition ("de la carte", "del portal", "do
+# domofonu", "for the gate"), and not what code is written in ("Code Snippets", "Code coverage")
+CODE_OF = (
+    r"(?![ \t]+(?:snippets?|coverage|lines?|review|quality|size|blocks?|files?|examples?|changes?)\b)"
+    r"(?=(?:[ \t]+[^\s:]+){0,7}?[ \t]+(?:de|del|da|do|della|di|du|des|d'\w+|for|of|to|für|zum|zur|van|voor"
+    r"|bij|для|от|на|u|na|dla|pour|para|per)\b)"
+)
+# The value of a code: 4 to 10 digits, or a letter and digits (a French digicode, B2487)
+CODE_VALUE = r"([A-Za-z]?\d{4,10})(?![\d.,/:-]?\d)"
+
+
+def secret_code(value: str) -> bool:
+    """A code a person was given: not one digit repeated, a run (1234) or a year alone."""
+    if len(set(value)) == 1 or re.fullmatch(r"(?:19|20)\d\d", value):
+        return False
+    return keyed_value_is_secret("pin_password", "=", value, '"')
 
 
 def told_in_a_sentence(value: str) -> bool:
@@ -1495,13 +1528,20 @@ STRUCTURES: list[Rule] = [
         for word in words.split()
         for separator, check in (
             # \uff1a: the full-width colon; は, 是, 为, 는: "is" as a particle or copula
+            # prose has no code: what it tells is a literal (`密码是 =Barca3010`, a card's PIN)
             (
                 r"[ \t]*(?:[:\uff1a=]|は|是|为|為|는)",
-                lambda value: keyed_value_is_secret("password", "=", value, ""),
+                lambda value: (
+                    keyed_value_is_secret("password", "=", value, "")
+                    or told_in_a_sentence(value)
+                    or (value.isdecimal() and secret_code(value))  # a PIN after the word and a colon
+                ),
             ),
             (
                 r"[ \t]+(?:ist|est|es|é|är|er|on|jest)[ \t]",
-                lambda value: keyed_value_is_secret("password", " is ", value, ""),
+                lambda value: (
+                    keyed_value_is_secret("password", " is ", value, "") or told_in_a_sentence(value)
+                ),
             ),
         )
     ),
@@ -1518,11 +1558,11 @@ STRUCTURES: list[Rule] = [
             + led(word, r"\w")
             + suffix
             # a colon after words (not `password =`, the keyed scan's), or a copula after any
-            + r"(?:(?:(?:[ \t]+[^\s.!?;:=]{1,30}){1,8}?[ \t]*[:\uff1a=]"
-            + r"|(?:[ \t]+[^\s.!?;:=]{1,30}){0,8}?[ \t]+"
+            + r"(?:(?:(?:[ \t]+(?:[^\s.!?;:=]|\.(?=\S)){1,30}){1,8}?[ \t]*[:\uff1a=]"
+            + r"|(?:[ \t]+(?:[^\s.!?;:=]|\.(?=\S)){1,30}){0,8}?[ \t]+"
             + PROSE_COPULA
             + r")[ \t]+"
-            + r"[\"'«“„]?(?=[^\s\"'»”]*[\d!@#$%^&*_+=~?])"
+            + r"[\"'«“„]?(?=[^\s\"'»”]*[\d!@#$%^&*_+=~?]|[^\s\"'»”]*\w\.\w+\.\w)"
             + r"|[ \t]+[\"'«“„]?(?=[^\s\"'»”]*\d)(?=[^\s\"'»”]*[^\W\d_]))"
             + r"([^\s\"'»”\x60][^\s\"'»”]{4,62}?[^\s\"'»”\x60])[\"'»”]?(?=[.,;!?)]*"
             + PROSE_END
@@ -1531,7 +1571,10 @@ STRUCTURES: list[Rule] = [
             check=told_in_a_sentence,
         )
         for word, suffix in (
-            *((w, "") for w in ("password", "passphrase", "passwort", "kennwort", "contraseña", "senha")),
+            *(
+                (w, "")
+                for w in ("password", "passphrase", "pw", "passwort", "kennwort", "contraseña", "senha")
+            ),
             *((w, "") for w in ("wachtwoord", "hasło", "haslo", "пароль", "lösenord", "passord", "salasana")),
             *((w, "") for w in ("adgangskode", "heslo", "jelszó", r"mot\sde\spasse")),
             ("şifre", "(?:si|niz)?"),
@@ -1570,17 +1613,19 @@ STRUCTURES: list[Rule] = [
         ),
     ),
     # A login told in prose: "the creds are user admin / password ravenRustic40", "login: deploy,
-    # pw: …": a user's name, a slash, comma or `and`, then the password
+    # pw: …", "user svc-backup pass …": a user's name, a slash, comma, `and` or a space, then the
+    # password
     *(
         rule(
             "generic_password",
             "",
             "(?i)"
             + led(word, r"\w")
-            + r"(?:name)?(?![\w-])[ \t]*[:=]?[ \t]*[^\s/,;:=]{1,64}[ \t]*(?:/|,|;|and)[ \t]*"
+            + r"(?:name)?(?![\w-])[ \t]*[:=]?[ \t]*[^\s/,;:=]{1,64}(?:[ \t]*(?:/|,|;|and)[ \t]*|[ \t]+)"
             # the password holds a digit and ends in no punctuation (`username: str, password: str)`)
-            + r"(?:password|passwd|pass|pwd|pw)[ \t]*[:=]?[ \t]+[\"'\x60]?(?=[^\s\"'\x60]*\d)"
-            + r"([^\s\"'\x60]{3,99}?[^\s\"'\x60.,;:!?)])[\"'\x60]?"
+            # (not in backticks: "user didn't pass `id2label/lable2id`" names code)
+            + r"(?:password|passwd|pass|pwd|pw)[ \t]*[:=]?[ \t]+[\"']?(?=[^\s\"'\x60]*\d)"
+            + r"([^\s\"'\x60]{3,99}?[^\s\"'\x60.,;:!?)])[\"']?"
             + r"(?=[.,;!?)]*"
             + PROSE_END
             + ")",
@@ -1588,6 +1633,211 @@ STRUCTURES: list[Rule] = [
             check=told_in_a_sentence,
         )
         for word in ("user", "login")
+    ),
+    # KeePass's XML export: <Key>Password</Key> then <Value ProtectInMemory="True">…</Value>
+    rule(
+        "generic_password",
+        "",
+        r"<Key>Password</Key>\s*<Value[^>]*>([^<]{1,300})</Value>",
+        not_after="",
+        trusted=lambda value: not value.startswith("{"),  # a password manager's value is a literal
+        check=lambda value: not value.startswith("{REF:"),  # a reference to another entry's field
+    ),
+    # "the shared-inbox login: support@greywater.org / ?2C6HvFR%8~59r5V": an address, a slash, a
+    # password with a digit and a sign or both cases
+    rule(
+        "generic_password",
+        "",
+        r"@[\w-]+(?:\.[\w-]+)+[ \t]*/[ \t]*([^\s\"'\x60/]{5,99}[^\s\"'\x60.,;:!?)/])(?=[.,;!?)]*"
+        + PROSE_END
+        + ")",
+        not_after="",
+        check=lambda value: (
+            re.search(r"\d", value) is not None
+            and (re.search(r"[^\w]", value) is not None or not (value.islower() or value.isupper()))
+            and told_in_a_sentence(value)
+        ),
+    ),
+    # "log in with admin / yBAeSmsutirJrcM": a user's name, a slash, the password (letters and
+    # digits or signs, or random letters: not "log in as admin / root")
+    *(
+        rule(
+            "generic_password",
+            "",
+            "(?i)"
+            + led(word, r"\w")
+            + r"[ \t]+(?:with|as|using)[ \t]+[^\s/,;:=]{1,64}[ \t]*/[ \t]*"
+            + r"([^\s\"'\x60]{3,99}[^\s\"'\x60.,;:!?)])"
+            + r"(?=[.,;!?)]*"
+            + PROSE_END
+            + ")",
+            not_after="",
+            check=lambda value: (
+                verify.random_letters(value)
+                or (re.search(r"[\d\W_]", value) is not None and told_in_a_sentence(value))
+            ),
+        )
+        for word in ("login", r"log\sin", r"sign\sin")
+    ),
+    # A personal identification number: "PIN 8891 for the side door", "PIN code: 4821", "die PIN
+    # lautet 4821" (capitals: `pin 13` is a board's pin); not a run (1234) or one digit repeated
+    rule(
+        "generic_password",
+        "",
+        r"PIN(?<![\w-]PIN)(?![\w-])(?:[ \t-]?[Cc]ode)?"
+        r"(?:(?:[ \t]+[^\s\d.!?;:=]{1,20}){0,6}?[ \t]*(?:[:=]|\bis\b|\blautet\b|\best\b|\bes\b|\bé\b)"
+        r"|[ \t]*(?:#|no\.?)?)[ \t]*(\d{4,8})(?![\d.,:/-]\d|\d)",
+        not_after="",
+        unless=r"gpio|board|header|pinout|pin-out",  # a chip's or a board's pins
+        check=lambda value: len(set(value)) > 1 and keyed_value_is_secret("pin_password", "=", value, '"'),
+    ),
+    # A code named for what it opens, in a note: "Front door keypad code: 4208", "Gate code 7605",
+    # "Alarm system disarm code: 04594", "Ihr Bestätigungscode lautet: 685637", "Digicode : B2487",
+    # and, where words with a preposition follow the word for code, "Code de la carte bleue BNP :
+    # 7723", "Código del portal: 5004", "Kod do domofonu: 1876" (in Russian any words: "Код
+    # домофона"). A code alone (`"code": 4001`, `Code: 404`, "Code Snippets: 2479") is no secret,
+    # nor an error's, a status's, a place's or a product's code.
+    rule(
+        "generic_password",
+        "",
+        r"(?i)code(?![a-z])[ \t]*(?:(?:is|lautet|ist|est|es|é|era)[ \t]*)?[:\uff1a]?[ \t]*" + CODE_VALUE,
+        not_after="",
+        near=CODE_FOR + r"[^.\n]{0,40}",
+        unless=NOT_A_SECRET_CODE,
+        check=secret_code,
+    ),
+    *(
+        rule(
+            "generic_password",
+            "",
+            "(?i)"
+            + word
+            + r"(?![a-z])"
+            + preposition
+            + r"(?:[ \t]+(?:[^\s\d.!?;:=]|\.(?=\S)){1,20}){1,8}?[ \t]*[:\uff1a][ \t]*"
+            + CODE_VALUE,
+            not_after="",
+            unless=NOT_A_SECRET_CODE,
+            check=secret_code,
+        )
+        for word, preposition in (
+            *((w, CODE_OF) for w in ("code", "código", "codigo", "kod", "kode")),
+            ("код", ""),
+        )
+    ),
+    *(
+        rule(
+            "generic_password",
+            "",
+            "(?i)"
+            + word
+            + r"(?![a-z])(?:[ \t]+(?:[^\s\d.!?;:=]|\.(?=\S)){1,20}){0,8}?[ \t]*"
+            + r"(?:(?:is|lautet|ist|est|es|é|era)[ \t]*)?[:\uff1a]?[ \t]*"
+            + CODE_VALUE,
+            not_after=r"A-Za-z",
+            unless=NOT_A_SECRET_CODE,
+            check=secret_code,
+        )
+        for word in (
+            "passcode",
+            "pincode",
+            "pin-code",
+            r"pin\scode",
+            "пин-код",
+            "digicode",
+            "geheimzahl",
+            "disarm with",
+        )
+    ),
+    # A PIN under its name: `:CARD_PIN: 3383`, `sim_pin = "4821"`, `PIN_CODE: 4821` (not `spin`, not
+    # a board's `pin: 13`)
+    rule(
+        "generic_password",
+        "",
+        # a name that is `pin` alone wants a quoted value (`"pin": 9231` is a vocabulary's id)
+        r"(?i)pin(?:(?<=[_.-]pin)|(?=[_-]?code)|(?=[\"']?[ \t]*[:=][ \t]*[\"']))(?:[_-]?code)?[\"']?"
+        r"(?:[ \t]*[:=][ \t]*|:[ \t]+)[\"']?(\d{4,8})[\"']?(?![\d.,/:-]?\d)",
+        not_after="#A-Za-z0-9",  # not `spin`, nor a tokenizer's `"##pin": 8091`
+        check=secret_code,
+    ),
+    # Wi-Fi QR payloads: WIFI:T:WPA;S:<network>;P:<password>;; (`\;` escapes a semicolon)
+    rule("wifi_password", "", r"WIFI:(?:[^;\n]*;)*?P:((?:\\.|[^;\\\n]){1,200});", not_after=""),
+    # Microsoft product keys: five groups of five from the 24 characters they use; led by the
+    # first dash, the group before it grown back
+    rule(
+        "license_key",
+        "",
+        r"-[BCDFGHJKMPQRTVWXY2346789]{5}-[BCDFGHJKMPQRTVWXY2346789]{5}-[BCDFGHJKMPQRTVWXY2346789]{5}"
+        r"-[BCDFGHJKMPQRTVWXY2346789]{5}(?![\w-])",
+        not_after="",
+        grow=r"(?<![\w-])[BCDFGHJKMPQRTVWXY2346789]{5}",
+        check=lambda value: re.search(r"\d", value) is not None and re.search(r"[A-Z]", value) is not None,
+    ),
+    # A license key after the word for one: "Klucz licencyjny …: XPQE-RL9S-5BBY-Z66P", "license key:
+    # 7F3K-…", and a license block (Sublime Text's)
+    rule(
+        "license_key",
+        "",
+        r"(?i)(?:licen[cs]e|lizenz|licencia|licença|licencyjny|лицензи|product)[^\n]{0,60}?[:\uff1a][ \t]*"
+        r"([a-z0-9]{4,6}(?:-[a-z0-9]{4,6}){2,7})(?![\w-])",
+        not_after="",
+        check=lambda value: (
+            re.search(r"\d", value) is not None and re.search(r"[a-z]", value, re.I) is not None
+        ),
+    ),
+    rule(
+        "license_key",
+        "",
+        r"(-{3,} ?BEGIN LICENSE ?-{3,}[\s\S]{20,3000}?-{3,} ?END LICENSE ?-{3,})",
+        not_after="",
+    ),
+    # A wallet's recovery phrase: 12 to 24 lowercase words after the word for one
+    rule(
+        "seed_phrase",
+        "",
+        r"(?i:seed|mnemonic|recovery phrase|backup phrase|frase|phrase|wiederherstellungsphrase"
+        r"|復元フレーズ|フレーズ|助记词|助記詞|сид|мнемони)[^\n]{0,80}?[:\uff1a]?[ \t]*\n?[ \t]*"
+        r"((?:[a-z]{3,8}[ \t\n]+){11,23}[a-z]{3,8})[ \t]*(?=\n|$)",
+        not_after="",
+        check=lambda value: len(value.split()) in (12, 15, 18, 21, 24),
+    ),
+    # A TOTP seed written down: base32 after "2FA", "TOTP", "authenticator", … and a colon
+    rule(
+        "totp_seed",
+        "",
+        r"(?i)(?:2fa|totp|otp|mfa|two-factor|zwei-faktor|authenticator|deux facteurs|dos factores)"
+        r"[^\n]{0,80}?[:\uff1a][ \t]*\n?[ \t]*"
+        r"([a-z2-7]{4}(?: [a-z2-7]{4}){3,7}|[a-z2-7]{16,64})(?![a-z0-9])",
+        not_after="",
+        check=lambda value: (
+            re.search(r"[2-7]", value) is not None and len(value.replace(" ", "")) % 8 in (0, 2)
+        ),
+    ),
+    # Backup codes listed under their heading, one a line: the whole list
+    rule(
+        "backup_codes",
+        "",
+        r"(?i)(?:(?:backup|recovery|sicherungs|secours|récupération|reserva|zapasow|резервн)[^\n]{0,60}codes?"
+        r"|c[óo]digos[^\n]{0,20}(?:respaldo|recupera))[^\n]{0,80}\n(?:[ \t]*\n)?"
+        r"((?:[ \t]*(?:\d{8}|\d{4} \d{4}|[a-z0-9]{4,5}-[a-z0-9]{4,5})[ \t]*(?:\n|$)){4,20})",
+        not_after="",
+    ),
+    # A single backup or recovery code: "recovery code (…): HZLWL-Z684M-…", "backup code …: 612z-5kmz"
+    rule(
+        "recovery_code",
+        "",
+        r"(?i)(?:backup|recovery)[ \t]+code[^\n:]{0,60}[:\uff1a][ \t]*"
+        r"([a-z0-9]{4,5}(?:-[a-z0-9]{4,5}){1,5})(?![\w-])",
+        not_after="",
+        check=lambda value: re.search(r"\d", value) is not None,
+    ),
+    # troff: "with password" then `.I value` on the next line
+    rule(
+        "generic_password",
+        "",
+        r"(?i)password[ \t]*\n\.[ib][ \t]+(\S{4,100})",
+        not_after="",
+        check=told_in_a_sentence,
     ),
     # An API key or token told in other languages: "mi clave de API: …", "вот мой токен: …",
     # "API 密钥" and a full-width colon (English is the keyed scan's): a machine-made value after

@@ -1,0 +1,195 @@
+"""Tables with a password column: a password manager's CSV export (Chrome, Firefox, Bitwarden,
+1Password, LastPass), a spreadsheet, or a wiki's table (Markdown, Confluence, MediaWiki, HTML,
+LaTeX) whose header names a column "Password": each row's cell in that column is a password. A
+two-cell row whose first cell is "password" (a Markdown `| key | value |` table) holds one too.
+
+Cells are judged as passwords a person wrote down: a remark (`(SSO)`, `n/a`, `LDAP account`,
+`uses passkey`) is no password, nor is a word alone or a placeholder.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from pica.stages.secrets.keyed import keyed_value_is_secret
+from pica.stages.secrets.verify import random_letters
+
+# A column's name that says it holds passwords, in the languages the prose rules know
+HEADER = re.compile(
+    r"(?i)(?:[\w .-]*[ _.-])?(?:password|passwd|passwort|kennwort|pwd|mot de passe|contraseña|senha"
+    r"|wachtwoord|hasło|пароль|密码|密碼|パスワード|비밀번호|pin|pin code|pincode|passcode)"
+)
+# The same words, to find header lines (a hit inside a longer word, the `pin` of `mapping`, is skipped);
+# __init__.py's keyword automaton finds them in a long text
+HEADER_WORDS = (
+    "password", "passwd", "passwort", "kennwort", "pwd", "mot de passe", "contraseña", "senha", "wachtwoord",
+    "hasło", "пароль", "密码", "密碼", "パスワード", "비밀번호", "pin", "passcode",
+)  # fmt: skip
+HEADER_WORD = re.compile("|".join(HEADER_WORDS))
+NOT_A_COLUMN = re.compile(r"(?i)hash|hint|policy|changed|reset|expir|length|age|last|date|strength|required")
+DELIMITERS = ("\t", ",", ";")
+NAME = re.compile(r"[^\W_][\w .'/-]{0,39}")  # a column's name
+# a separator row: `|---|---|`, MediaWiki's `|-`, LaTeX's `\midrule`, an HTML row's start
+SEPARATOR_ROW = re.compile(
+    r"\s*(?:\|?[\s:|-]*-[\s:|-]*|\|-.*|\\(?:mid|top|bottom)rule|</?t(?:r|able|body|head)>)"
+)
+MARKUP = re.compile(
+    r"^(?:\\texttt\{(.*)\}|`(.*)`|\*\*(.*)\*\*|<code>(.*)</code>|=(.*)=|~(.*)~|_(.*)_|''(.*)'')$"
+)
+
+
+def cells(line: str) -> tuple[str, list[tuple[int, int]]] | None:
+    """The table syntax of a line and its cells' spans in it, or None when it is no table row."""
+    if "<td" in line or "<th" in line:
+        return "html", [m.span(1) for m in re.finditer(r"<t[dh][^>]*>(.*?)</t[dh]>", line)]
+    stripped = line.strip()
+    if stripped.startswith(("|", "!")) and not stripped.startswith("|-"):
+        separator = r"\|\||!!" if ("||" in stripped or "!!" in stripped) else r"\|"
+        return "pipe", spans_between(line, separator, r"^\s*(?:\|\||\||!)\s*|\s*(?:\|\||\|)?\s*$")
+    if "&" in line and line.rstrip().endswith("\\\\"):
+        return "latex", spans_between(line, r"&", r"\s*\\\\\s*$")
+    for separator in DELIMITERS:
+        if separator in line:
+            return separator, delimited(line, separator)
+    return None
+
+
+def spans_between(line: str, separator: str, trim: str) -> list[tuple[int, int]]:
+    """The spans of the parts of `line` between separators, after `trim`'s matches are cut."""
+    start, end = 0, len(line)
+    for match in re.finditer(trim, line):
+        if match.start() == 0:
+            start = match.end()
+        elif match.end() == len(line):
+            end = match.start()
+    out, at = [], start
+    for match in re.finditer(separator, line[:end]):
+        if match.start() >= start:
+            out.append((at, match.start()))
+            at = match.end()
+    out.append((at, end))
+    return [strip(line, s, e) for s, e in out]
+
+
+def delimited(line: str, separator: str) -> list[tuple[int, int]]:
+    """A CSV or TSV line's fields, a quoted field without its quotes."""
+    out, at = [], 0
+    while at <= len(line):
+        if line.startswith('"', at):
+            close = at + 1
+            while (close := line.find('"', close)) != -1 and line.startswith('""', close):
+                close += 2
+            if close == -1:
+                return out
+            out.append((at + 1, close))
+            at = line.find(separator, close)
+        else:
+            end = line.find(separator, at)
+            out.append(strip(line, at, len(line) if end == -1 else end))
+            at = end
+        if at == -1:
+            break
+        at += 1
+    return out
+
+
+def strip(line: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and line[start].isspace():
+        start += 1
+    while end > start and line[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def is_password(cell: str) -> bool:
+    """A password a person wrote in a table: not a remark, a word alone or a placeholder."""
+    if (
+        "(" in cell
+        or cell.startswith(("[", "{"))
+        or re.fullmatch(r"[-\u2014\u2013]+|n/?a|none|[A-Z]{2,5}|\W*", cell, re.I)
+    ):
+        return False
+    signed = re.search(r"[\d\W]", cell.replace(" ", "")) is not None  # `_` joins the words of a name
+    if " " in cell and not signed:
+        return False  # `SSO via Okta`, `customer keeps it`; a passphrase with a digit or a sign stays
+    if not (signed or random_letters(cell)):
+        return False  # a word or a name (`require_numbers`, `ADConnector`)
+    return keyed_value_is_secret("password", "=", cell, '"')
+
+
+def unwrapped(line: str, start: int, end: int) -> tuple[int, int]:
+    """A cell's span without its markup: LaTeX's \\texttt{…}, Markdown's `…` or **…**, org's =…=."""
+    match = MARKUP.match(line[start:end])
+    if match is None:
+        return start, end
+    group = next(g for g in range(1, 9) if match.group(g) is not None)
+    return start + match.start(group), start + match.end(group)
+
+
+def find_in_tables(
+    text: str, lowered: str, starts: Iterable[int] | None = None
+) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each password in a table's password column; `starts`, where header
+    words start if known."""
+    done = 0
+    hits = (
+        HEADER_WORD.finditer(lowered) if starts is None else (HEADER_WORD.match(lowered, at) for at in starts)
+    )
+    for hit in hits:
+        if hit is None or hit.start() < done or lowered[hit.start() - 1 : hit.start()].isalnum():
+            continue
+        after = lowered[hit.end() : hit.end() + 2].removeprefix("s")
+        if after[:1].isalnum() and hit.group().isascii():
+            continue
+        line_start = text.rfind("\n", 0, hit.start()) + 1
+        line_end = text.find("\n", hit.start())
+        line_end = len(text) if line_end == -1 else line_end
+        done = line_end
+        row = cells(text[line_start:line_end])
+        if row is None or len(row[1]) < 2:
+            continue
+        syntax, spans = row
+        names = [text[line_start + s : line_start + e] for s, e in spans]
+        if syntax in DELIMITERS and (len(names) < 3 or not all(NAME.fullmatch(name) for name in names)):
+            continue  # a CSV header is three or more names; `f(user, password, host):` is code
+        columns = [
+            i for i, name in enumerate(names) if HEADER.fullmatch(name) and not NOT_A_COLUMN.search(name)
+        ]
+        if not columns:
+            continue
+        if len(names) >= 2 and columns[0] + 1 < len(names) and syntax in ("pipe", "html") and len(names) <= 3:
+            # a key/value row, `| password | BellaFrodo341 |`: the next cell is the value
+            s, e = unwrapped(
+                text, line_start + spans[columns[0] + 1][0], line_start + spans[columns[0] + 1][1]
+            )
+            if is_password(text[s:e]):
+                yield s, e, "generic_password"
+                continue
+        column = columns[0]
+        at = line_end + 1
+        while at < len(text):  # the rows below, until the table ends
+            end = text.find("\n", at)
+            end = len(text) if end == -1 else end
+            line = text[at:end]
+            below = cells(line)
+            if syntax in DELIMITERS and line.strip() and (below is None or below[0] != syntax):
+                at = end + 1  # a line of a multi-line field (an export's notes)
+                continue
+            if below is None or below[0] != syntax:
+                if re.fullmatch(
+                    r"\s*(?:\|?[\s:|-]*-[\s:|-]*|\|-.*|\\(?:mid|top|bottom)rule|<tr>|</?t(?:able|body|head)>)",
+                    line,
+                ):
+                    at = end + 1
+                    continue
+                break
+            if syntax in DELIMITERS and len(below[1]) != len(spans):
+                at = end + 1  # a line of a multi-line field (an export's notes), or no row
+                continue
+            if len(below[1]) > column:
+                s, e = unwrapped(text, at + below[1][column][0], at + below[1][column][1])
+                if e > s and is_password(text[s:e]):
+                    yield s, e, "generic_password"
+            at = end + 1
+        done = at
