@@ -122,14 +122,14 @@ def ruleset() -> RuleSet:
     if ahocorasick is not None:
         automaton = ahocorasick.Automaton()
         for keyword in keywords:
-            if len(keyword) >= SHORTEST_KEYWORD:
+            if len(keyword) >= SHORTEST_KEYWORD or not keyword.isascii():  # `密码` is a word, and rare
                 automaton.add_word(keyword, keyword)
         for word in HEADER_WORDS:  # where a table's header may be (tables.py)
             automaton.add_word(word, word)
         automaton.make_automaton()
-    short = tuple(k for k in keywords if len(k) < SHORTEST_KEYWORD or automaton is None)
+    short = tuple(k for k in keywords if (len(k) < SHORTEST_KEYWORD and k.isascii()) or automaton is None)
     anchored = [
-        done and automaton is not None and min(map(len, keywords)) >= SHORTEST_KEYWORD
+        done and automaton is not None and not set(keywords) & set(short)
         for keywords, done in zip(gates, anchored, strict=True)
     ]
     always = tuple(i for i, keywords in enumerate(gates) if not keywords)

@@ -1788,18 +1788,19 @@ STRUCTURES: list[Rule] = [
     rule(
         "license_key",
         "",
-        r"(-{3,} ?BEGIN LICENSE ?-{3,}[\s\S]{20,3000}?-{3,} ?END LICENSE ?-{3,})",
+        r"(---+ ?BEGIN LICENSE ?---+[\s\S]{20,3000}?---+ ?END LICENSE ?---+)",  # led by its literal
         not_after="",
     ),
     # A wallet's recovery phrase: 12 to 24 lowercase words after the word for one
     rule(
         "seed_phrase",
         "",
-        r"(?i:seed|mnemonic|recovery phrase|backup phrase|frase|phrase|wiederherstellungsphrase"
-        r"|復元フレーズ|フレーズ|助记词|助記詞|сид|мнемони)[^\n]{0,80}?[:\uff1a]?[ \t]*\n?[ \t]*"
+        r"(?i)(?:seed|mnemonic|recovery phrase|backup phrase|frase|phrase|wiederherstellungsphrase"
+        r"|復元フレーズ|フレーズ|助记词|助記詞|сид|мнемони)[^\n]{0,80}?(?:[:\uff1a][ \t]*\n?|\n)[ \t]*"
         r"((?:[a-z]{3,8}[ \t\n]+){11,23}[a-z]{3,8})[ \t]*(?=\n|$)",
         not_after="",
-        check=lambda value: len(value.split()) in (12, 15, 18, 21, 24),
+        # matched on the lowercased text: the words as written are lowercase, as a wallet shows them
+        check=lambda value: value.islower() and len(value.split()) in (12, 15, 18, 21, 24),
     ),
     # A TOTP seed written down: base32 after "2FA", "TOTP", "authenticator", … and a colon
     rule(
