@@ -133,9 +133,10 @@ BASE64_NOT_PATH = re.compile(
     r"(?=.*[A-Z])(?=.*[a-z])(?=.*\d)(?!(?:.*/)?[a-z]{3,}(?:/|$))[A-Za-z0-9+/]{16,}={0,2}"
 )
 # Names that are not secrets though they end in one of the words (gitleaks' generic-api-key
-# allowlist): ids, public halves, paths, sizes, URLs.
+# allowlist): ids, public halves, words that hold a secret word (`keyboard`, `bypass`), cursors.
 NOT_SECRET_NAME = re.compile(
-    r"(?i)public|publish|(?<!secret)_id$|[a-z]Id$|csrf|_format|keyboard|keyword|keypress|keycode|keystore(?![_.-]?pass)|keyring|monkey|turkey|passage"
+    r"(?i)public|publish|(?<!secret)_id$|[a-z]Id$|csrf|_format"
+    r"|keyboard|keyword|keypress|keycode|keystore(?![_.-]?pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass"
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public
     r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs

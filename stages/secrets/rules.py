@@ -135,6 +135,11 @@ def secret_code(value: str) -> bool:
     return keyed_value_is_secret("pin_password", "=", value, '"')
 
 
+def literal_password(value: str) -> bool:
+    """A value in a password's place that is a literal (quoted, printed, exported), judged as one."""
+    return keyed_value_is_secret("password", "=", value, '"')
+
+
 def told_in_a_sentence(value: str) -> bool:
     """A password given in prose: not a standard's name (SHA-256), an address, a path or a word
     (`available**`: Markdown's emphasis is no sign)."""
@@ -148,7 +153,7 @@ def told_in_a_sentence(value: str) -> bool:
         or re.fullmatch(r"[^@\s]+@[\w-]+\.[\w.]+", value)
     ):
         return False
-    return keyed_value_is_secret("password", "=", value, '"')  # prose has no code: a literal
+    return literal_password(value)  # prose has no code: a literal
 
 
 # A name that says it holds a secret (`db_admin_password`, `API_TOKEN`, `secret/apps/billing`)
@@ -1151,7 +1156,7 @@ STRUCTURES: list[Rule] = [
             "",
             "(?i)" + led(tool, r"[\w./-]") + r"[ \t]" + asked + PRINTED,
             not_after="",
-            check=lambda value: keyed_value_is_secret("password", "=", value, '"'),
+            check=literal_password,
         )
         for tool, asked in (
             ("aws", r"+configure[ \t]+get[ \t]+(?:[\w-]+\.)?(?:aws_secret_access_key|aws_session_token)\b"),
@@ -1171,14 +1176,14 @@ STRUCTURES: list[Rule] = [
         "",
         r'"sensitive":[ \t]*true,\s*"type":[ \t]*"string",\s*"value":[ \t]*"([^"\n]{4,500})"',
         not_after="",
-        check=lambda value: keyed_value_is_secret("password", "=", value, '"'),
+        check=literal_password,
     ),
     rule(
         "generic_password",
         "",
         r'random_password"(?:(?!"type":)[\s\S]){0,3000}?"result":[ \t]*"([^"\n]{4,500})"',
         not_after="",
-        check=lambda value: keyed_value_is_secret("password", "=", value, '"'),
+        check=literal_password,
     ),
     # A table of names and values, `vault kv get`'s or `key value` configuration: a snake_case name
     # ending in `_key`, spaces, one random value, the line's end
@@ -1929,7 +1934,7 @@ STRUCTURES: list[Rule] = [
             rf"(?m){word}\w*:[ \t]*\n(?:[ \t]+[^\n]*\n){{0,6}}?"
             r"[ \t]+Default:[ \t]*[\"']?(?P<secret>[^\s\"'#][^\n#\"']{2,200}?)[\"']?[ \t]*$",
             not_after="",
-            check=lambda value: keyed_value_is_secret("password", "=", value, '"'),
+            check=literal_password,
         )
         for word in ("Password", "Secret", "Token", "Passwd")
     ),
