@@ -2,6 +2,8 @@
 1Password, LastPass), a spreadsheet, or a wiki's table (Markdown, Confluence, MediaWiki, HTML,
 LaTeX) whose header names a column "Password": each row's cell in that column is a password. A
 two-cell row whose first cell is "password" (a Markdown `| key | value |` table) holds one too.
+LaTeX's rows reach this module only where `find_secrets` has not read their backslashes as JSON
+escapes (`\\t` of `\\texttt`, `\\\\`): today they do not (docs/redaction.md, "A sixth fresh set").
 
 Cells are judged as passwords a person wrote down: a remark (`(SSO)`, `n/a`, `LDAP account`,
 `uses passkey`) is no password, nor is a word alone or a placeholder.
