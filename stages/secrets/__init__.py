@@ -39,7 +39,7 @@ except ImportError:  # pragma: no cover
 from pica.stages.secrets.arguments import find_in_arguments
 from pica.stages.secrets.keyed import find_keyed
 from pica.stages.secrets.tables import HEADER_WORDS, find_in_tables
-from pica.stages.secrets.verify import FIELD, TEMPLATE, entropy, token_is_stand_in
+from pica.stages.secrets.verify import FIELD, TEMPLATE, dollar_as_character, entropy, token_is_stand_in
 
 if TYPE_CHECKING:
     from pica.stages.secrets.rules import Rule
@@ -197,8 +197,7 @@ def _secret_span(rule: Rule, text: str, match: re.Match[str]) -> tuple[int, int]
     if entropy(secret) < rule.min_entropy or token_is_stand_in(secret):
         return None
     # psexec -p %VAR% is a password for Nosey Parker; elsewhere a template is not a secret
-    # `9MP05ne$C4EJZ…`: a `$` between letters or digits is a character of the secret, not a variable
-    literal = re.sub(r"(?<=[A-Za-z0-9])\$(?=[A-Za-z0-9])", "S", secret)
+    literal = dollar_as_character(secret)
     templated = group and (TEMPLATE.search(literal) or FIELD.search(literal))
     if templated and not (rule.kind == "cli_credentials" and re.fullmatch(r"%\w+%", secret)):
         return None

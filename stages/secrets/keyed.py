@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pica.stages.secrets.verify import (
     FIELD,
     TEMPLATE,
+    dollar_as_character,
     entropy,
     is_stand_in,
     random_enough,
@@ -228,9 +229,7 @@ def keyed_value_is_secret(
     # Inside a quoted literal a `$` between two letters or digits is a character (`super$ecret`:
     # Nosey Parker's np.generic.5/6 take it, and exclude `$` only as a password's first character);
     # unquoted, `$ecret` is a shell variable.
-    literal = (
-        re.sub(r"(?<=[A-Za-z0-9])\$(?=[A-Za-z0-9])", "S", value) if quote in ("'", '"') and quote else value
-    )
+    literal = dollar_as_character(value) if quote in ("'", '"') else value
     if is_stand_in(value) or TEMPLATE.search(literal) or (quote == "`" and " " in value):
         return False  # a placeholder, a template or variable, a command substitution
     # A run of 8 characters in sequence (12345678, a1b2c3d4) is typed, not generated: it marks a

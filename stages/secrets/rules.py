@@ -114,7 +114,7 @@ NOT_A_SECRET_CODE = (
     r"(?:error|exit|status|return|response|reason|event|post|postal|zip|area|country|dial(?:l?ing)?|phone"
     r"|bar|uni|op|key|source|promo|discount|voucher|coupon|product|tracking|order|customer|article|item"
     r"|iso|ansi|language|currency|airport|region|colou?r|hex|char|page|sort|swift|bank|routing|tax|vat"
-    r"|qr|machine|byte|class|program|sample|example|test|demo|http|ascii|shell|time|zone|exit_|err)"
+    r"|qr|machine|byte|class|program|sample|example|test|demo|http|ascii|shell|time|zone|err)"
     r"[ \t_-]?\Z"
 )
 # Words after the word for code, one of them a preposition ("de la carte", "del portal", "do
@@ -1185,17 +1185,6 @@ STRUCTURES: list[Rule] = [
         not_after="",
         check=literal_password,
     ),
-    # A table of names and values, `vault kv get`'s or `key value` configuration: a snake_case name
-    # ending in `_key`, spaces, one random value, the line's end
-    rule(
-        "generic_api_key",
-        "",
-        r"(?m)_key[ \t]+([A-Za-z0-9+/=_.-]{16,200})[ \t]*$",
-        not_after="",
-        near=r"(?:^|\n)[ \t]*[a-z][a-z0-9]*(?:_[a-z0-9]+)*",
-        unless=r"(?:public|pub|primary|foreign|sort|partition|cache|lookup|host|ssh|gpg|signing|index)\Z",
-        check=lambda value: keyed_value_is_secret("api_key", "=", value, ""),
-    ),
     # Google's app passwords: sixteen lowercase letters shown in four groups of four, under a password
     rule(
         "google_app_password",
@@ -1904,18 +1893,39 @@ STRUCTURES: list[Rule] = [
     # HAProxy userlists: `user NAME insecure-password PASSWORD` (the `password` form holds a hash)
     rule("generic_password", "insecure-password", r"\binsecure-password[ \t]+(\S{3,200})", not_after=""),
     # `key value` configuration (mosquitto's remote_password, sssd's ldap_default_authtok, fluentd's
-    # hec_token): a snake_case name ending in a secret word, a space, one value, the line's end
+    # hec_token) and a table of names and values (`vault kv get`'s `api_key    …`): a snake_case name
+    # ending in a secret word, spaces, one value, the line's end
     *(
         rule(
-            "generic_password",
+            kind,
             "",
-            rf"(?m)_{word}[ \t]+([^\s#;=:\"'][^\s#;]{{3,200}})[ \t]*$",
+            rf"(?m)_{word}[ \t]+({value})[ \t]*$",
             not_after="",
             near=r"(?:^|\n)[ \t]*[a-z][a-z0-9]*(?:_[a-z0-9]+)*",  # the name starts its line
-            # judged as a password that may also be a token (a UUID under `hec_token` is one)
-            check=lambda value: keyed_value_is_secret("secret_password", "=", value, ""),
+            unless=unless,
+            check=check,
         )
-        for word in ("password", "passwd", "secret", "token", "authtok")
+        for word, kind, value, unless, check in (
+            # judged as a password that may also be a token (a UUID under `hec_token` is one)
+            *(
+                (
+                    word,
+                    "generic_password",
+                    r"[^\s#;=:\"'][^\s#;]{3,200}",
+                    None,
+                    lambda value: keyed_value_is_secret("secret_password", "=", value, ""),
+                )
+                for word in ("password", "passwd", "secret", "token", "authtok")
+            ),
+            # `key` alone: a random value, and not a lookup's or a public key's name
+            (
+                "key",
+                "generic_api_key",
+                r"[A-Za-z0-9+/=_.-]{16,200}",
+                r"(?:public|pub|primary|foreign|sort|partition|cache|lookup|host|ssh|gpg|signing|index)\Z",
+                lambda value: keyed_value_is_secret("api_key", "=", value, ""),
+            ),
+        )
     ),
     # Apple property lists: <key>…Secret</key> then <string>…</string>
     rule(

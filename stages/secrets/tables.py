@@ -17,17 +17,15 @@ from collections.abc import Iterable, Iterator
 from pica.stages.secrets.keyed import keyed_value_is_secret
 from pica.stages.secrets.verify import random_letters
 
-# A column's name that says it holds passwords, in the languages the prose rules know
-HEADER = re.compile(
-    r"(?i)(?:[\w .-]*[ _.-])?(?:password|passwd|passwort|kennwort|pwd|mot de passe|contraseña|senha"
-    r"|wachtwoord|hasło|пароль|密码|密碼|パスワード|비밀번호|pin|pin code|pincode|passcode)"
-)
-# The same words, to find header lines (a hit inside a longer word, the `pin` of `mapping`, is skipped);
-# __init__.py's keyword automaton finds them in a long text
+# The words of a column's name that says it holds passwords, in the languages the prose rules know;
+# the keyword automaton in __init__.py finds them in a long text, to find header lines (a hit inside a
+# longer word, the `pin` of `mapping`, is skipped)
 HEADER_WORDS = (
     "password", "passwd", "passwort", "kennwort", "pwd", "mot de passe", "contraseña", "senha", "wachtwoord",
     "hasło", "пароль", "密码", "密碼", "パスワード", "비밀번호", "pin", "passcode",
 )  # fmt: skip
+# A column's name: those words, or `pin code`, perhaps after others (`login_password`, `BIOS password`)
+HEADER = re.compile(r"(?i)(?:[\w .-]*[ _.-])?(?:" + "|".join((*HEADER_WORDS, "pin code", "pincode")) + ")")
 HEADER_WORD = re.compile("|".join(HEADER_WORDS))
 NOT_A_COLUMN = re.compile(r"(?i)hash|hint|policy|changed|reset|expir|length|age|last|date|strength|required")
 DELIMITERS = ("\t", ",", ";")

@@ -116,6 +116,15 @@ STAND_IN_WORDS = re.compile(
     r"(?i)^(?:null|nullptr|none|nil|undefined|true|false|string|required|optional|secret|password|passwd|pass"
     r"|token|key|value|test|example|sample|dummy|empty|default|username|user|\$?\{\{.*\}\})(?:\?|\[\])?$"
 )
+
+
+def dollar_as_character(value: str) -> str:
+    """The value with each `$` between letters or digits read as a character (`super$ecret`,
+    `9MP05ne$C4EJZ…`), so the template test does not take it for a shell variable; `$ecret` alone
+    still is one."""
+    return re.sub(r"(?<=[A-Za-z0-9])\$(?=[A-Za-z0-9])", "S", value)
+
+
 # Templates and references: ${X}, $VAR, $(cmd), %(x)s, {{x}}, #{x}, %VAR%, <x>. A `${…}`, `{{…}}`
 # or `#{…}` counts when it is closed and well formed: a name (or `{{`'s expression) then the closing
 # brace or an operator (`${VAR:-x}`, `${arr[0]}`, `${{ secrets.X }}`), or the end of the value (an
