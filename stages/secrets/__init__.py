@@ -211,11 +211,17 @@ ESCAPE = re.compile(r"\\([ntr/\\])")
 MEANING = {"n": "\n", "t": "\t", "r": "\r"}
 
 
+# LaTeX as written (`\\texttt{…}`, `\\newline`, `\\\\` ending a row) has backslashes that are
+# commands, not escapes; escaped once more (`\\\\texttt`) it is LaTeX inside a JSON string
+LATEX = re.compile(r"(?<!\\)\\(?:begin\{|(?:sub)*section\*?\{|text(?:tt|bf|it)\{|documentclass\b)")
+
+
 def unescaped(text: str) -> tuple[str, list[int]]:
     """The text with its escapes read as what they stand for (`\\n` a line break), and where in it
     each escape's backslash was dropped (the index of the character after it). JSON logs, notebooks
-    and escaped tool output hold `…settings\\nghp_…`: read as written, the token is glued to an `n`."""
-    if "\\" not in text:
+    and escaped tool output hold `…settings\\nghp_…`: read as written, the token is glued to an `n`.
+    LaTeX is read as written."""
+    if "\\" not in text or LATEX.search(text):
         return text, []
     parts = ESCAPE.split(text)  # text, escaped character, text, …
     if len(parts) == 1:

@@ -2,8 +2,7 @@
 1Password, LastPass), a spreadsheet, or a wiki's table (Markdown, Confluence, MediaWiki, HTML,
 LaTeX) whose header names a column "Password": each row's cell in that column is a password. A
 two-cell row whose first cell is "password" (a Markdown `| key | value |` table) holds one too.
-LaTeX's rows reach this module only where `find_secrets` has not read their backslashes as JSON
-escapes (`\\t` of `\\texttt`, `\\\\`): today they do not (docs/redaction.md, "A sixth fresh set").
+A table inside a JSON string (a tool's output in a transcript) is read inside that string.
 
 Cells are judged as passwords a person wrote down: a remark (`(SSO)`, `n/a`, `LDAP account`,
 `uses passkey`) is no password, nor is a word alone or a placeholder.
@@ -22,10 +21,10 @@ from pica.stages.secrets.verify import random_letters
 # longer word, the `pin` of `mapping`, is skipped)
 HEADER_WORDS = (
     "password", "passwd", "passwort", "kennwort", "pwd", "mot de passe", "contraseña", "senha", "wachtwoord",
-    "hasło", "пароль", "密码", "密碼", "パスワード", "비밀번호", "pin", "passcode",
+    "hasło", "пароль", "密码", "密碼", "パスワード", "비밀번호", "pincode", "pin", "passcode",
 )  # fmt: skip
 # A column's name: those words, or `pin code`, perhaps after others (`login_password`, `BIOS password`)
-HEADER = re.compile(r"(?i)(?:[\w .-]*[ _.-])?(?:" + "|".join((*HEADER_WORDS, "pin code", "pincode")) + ")")
+HEADER = re.compile(r"(?i)(?:[\w .-]*[ _.-])?(?:" + "|".join((*HEADER_WORDS, "pin code")) + ")")
 HEADER_WORD = re.compile("|".join(HEADER_WORDS))
 NOT_A_COLUMN = re.compile(r"(?i)hash|hint|policy|changed|reset|expir|length|age|last|date|strength|required")
 DELIMITERS = ("\t", ",", ";")
@@ -34,6 +33,11 @@ NAME = re.compile(r"[^\W_][\w .'/-]{0,39}")  # a column's name
 SEPARATOR_ROW = re.compile(
     r"\s*(?:\|?[\s:|-]*-[\s:|-]*|\|-.*|\\(?:mid|top|bottom)rule|</?t(?:r|able|body|head)>)"
 )
+# A table inside a JSON string (`{"content": "name,url,username,password\n…"}`, its escapes read)
+# starts after the string's opening quote and ends at its closing one; in the view that reads escaped
+# quotes (`\\"url\\",\\"password\\"`), the string's own quotes are NUL.
+JSON_OPENING = re.compile(r'\s*(?:[{\[,]\s*)*(?:"[\w.-]+"\s*:\s*"|\0(?:[\w.-]+\0\s*:\s*\0)?)')
+STRING_END = re.compile(r'(?<!\\)"')
 MARKUP = re.compile(
     r"^(?:\\texttt\{(.*)\}|`(.*)`|\*\*(.*)\*\*|<code>(.*)</code>|=(.*)=|~(.*)~|_(.*)_|''(.*)'')$"
 )
@@ -127,6 +131,20 @@ def unwrapped(line: str, start: int, end: int) -> tuple[int, int]:
     return start + match.start(group), start + match.end(group)
 
 
+def inside_string(text: str, line_start: int, header: int) -> tuple[int, int]:
+    """Where a table whose header line starts at `line_start` starts and ends: inside the JSON
+    string opened before its `header` word if one is, else the line's start and the text's end."""
+    opening = JSON_OPENING.match(text, line_start, header)
+    if opening is None:
+        return line_start, len(text)
+    if text[opening.end() - 1] == "\0":
+        close = text.find("\0", opening.end())
+    else:
+        match = STRING_END.search(text, opening.end())
+        close = match.start() if match else -1
+    return opening.end(), len(text) if close == -1 else close
+
+
 def find_in_tables(
     text: str, lowered: str, starts: Iterable[int] | None = None
 ) -> Iterator[tuple[int, int, str]]:
@@ -145,6 +163,8 @@ def find_in_tables(
         line_start = text.rfind("\n", 0, hit.start()) + 1
         line_end = text.find("\n", hit.start())
         line_end = len(text) if line_end == -1 else line_end
+        line_start, limit = inside_string(text, line_start, hit.start())
+        line_end = min(line_end, limit)
         done = line_end
         row = cells(text[line_start:line_end])
         if row is None or len(row[1]) < 2:
@@ -168,19 +188,16 @@ def find_in_tables(
                 continue
         column = columns[0]
         at = line_end + 1
-        while at < len(text):  # the rows below, until the table ends
+        while at < limit:  # the rows below, until the table ends
             end = text.find("\n", at)
-            end = len(text) if end == -1 else end
+            end = limit if end == -1 else min(end, limit)
             line = text[at:end]
             below = cells(line)
             if syntax in DELIMITERS and line.strip() and (below is None or below[0] != syntax):
                 at = end + 1  # a line of a multi-line field (an export's notes)
                 continue
             if below is None or below[0] != syntax:
-                if re.fullmatch(
-                    r"\s*(?:\|?[\s:|-]*-[\s:|-]*|\|-.*|\\(?:mid|top|bottom)rule|<tr>|</?t(?:able|body|head)>)",
-                    line,
-                ):
+                if SEPARATOR_ROW.fullmatch(line):
                     at = end + 1
                     continue
                 break

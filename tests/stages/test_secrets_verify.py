@@ -479,6 +479,16 @@ def test_credential_idioms_without_a_literal_are_left_alone(text):
             'credentials.NewStaticCredentialsProvider(\n\t\tid, "CirGQ877jnLeLPp8rORxGT6zJhAEr1+P99qJsfKw", "")',
             "CirGQ877jnLeLPp8",
         ),
+        # a table's password column: its header line starts inside the string, its last row ends there
+        (
+            "name,url,username,password\nshop,https://shop.example,bo@example.net,Quill7$harbor",
+            "Quill7$harbor",
+        ),
+        (
+            '"url","username","password"\n"https://shop.example","bo@example.net","t4Z!mQ9#pLx2"\n',
+            "t4Z!mQ9#pLx2",
+        ),
+        ("Service\tLogin\tPassword\t2FA\nISP\tkim@example.net\tlark2931\tno\n", "lark2931"),
     ],
 )
 def test_json_escaped_text_is_redacted_and_stays_json(text, secret):
@@ -893,6 +903,12 @@ def test_what_the_fifth_fresh_set_showed_redacted_wrongly_is_left_alone(text):
             "KJ8DW-P29XQ-7MLRT-4ZB6N-HC3VF",
         ),
         (".SH CREDENTIALS\nThe job runs as\n.B backup\nwith password\n.I Rook!night7\n", "Rook!night7"),
+        ("Card,Bank,Pincode,Expiry\nVisa,ING,4821,2027-03\n", "4821"),
+        # LaTeX read as written: `\texttt` is a command, not a tab before `exttt`
+        (
+            "\\begin{tabular}{lll}\nSystem & User & Password \\\\\n\\midrule\nNAS & lab & \\texttt{Biscuit524} \\\\\n",
+            "Biscuit524",
+        ),
     ],
 )
 def test_secrets_a_sixth_fresh_set_showed_missing_are_redacted(text, secret):
