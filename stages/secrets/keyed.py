@@ -92,6 +92,9 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 IDENTIFIER = re.compile(
     r"^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?|[A-Za-z_]\w*[(\[].*|[a-z]{2,}(?:[A-Z][a-z]{2,})+\d*)$"
 )
+PREPOSITIONS = frozenset(("from", "by", "with", "under", "on", "in", "at", "per"))
+# A value in HTML's markup for a literal: `<code>…</code>`, `<kbd>…</kbd>`
+MARKED_UP = re.compile(r"<(code|kbd|tt|samp)>([^<]+)</\1>(?:</\w+>)*")  # and the tags it closes
 # An unquoted value that is an expression of code, not a literal: it opens a tuple, list, dict or
 # set (or a `{name}` placeholder), negates (`-offset`; not a 16-character token `-uikKQ…`),
 # reads `this.`/`self.`, ends a Python block header (`if token == TOKEN_NAME:`), or holds an
@@ -127,7 +130,8 @@ PATH_LIKE = re.compile(
 LOCATOR_STARTS = ("/", "./", "~/", "file:", "env.", "process.env", "os.environ", "arn:", "urn:")
 # `%APPDATA%`, `%2Fvar` (percent-encoded), IPython's `%aimport`, `@types/node`, `@Value`: places
 # and references; a password may start with `%` or `@` too (`%K8bJ…`, `@J1ao…#iLv1`).
-LOCATOR = re.compile(r"%\w+%|%[0-9A-Fa-f]{2}|%[a-z_]+$|@[\w.-]+(?:/[\w./-]*)?$")
+# systemd's `LoadCredential=db-password:/etc/credstore/…` names a credential and its file
+LOCATOR = re.compile(r"%\w+%|%[0-9A-Fa-f]{2}|%[a-z_]+$|@[\w.-]+(?:/[\w./-]*)?$|^[\w.-]+:/[\w.@/-]+$")
 # Base64 starts with `/` one time in 64 (`/tdA7OTrIXCvIujLXVLp`): a path's parts are names; a
 # key's mix capitals, small letters and digits, and no part is a plain lowercase name (`tmp`).
 BASE64_NOT_PATH = re.compile(
@@ -140,6 +144,8 @@ NOT_SECRET_NAME = re.compile(
     r"|keyboard|keyword|keypress|keycode|keystore(?![_.-]?pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass"
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public
+    r"|^(?:user\.)?signingkey$"  # git's user.signingkey: a key's id, path or public half
+    r"|encryptionsalt"  # Pulumi's stack salt: it salts the passphrase's key, stored by design
     r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs
     r"|request_?token|idempotency|change_?token|lock_?token"  # keys that make a request idempotent
     r"|pub_?key|(?:cache|sort|primary|foreign|partition|result|dest|lookup|range|object|s3|group|dict"
@@ -228,7 +234,7 @@ def keyed_value_is_secret(
         return False  # `ph, pw = paddings`: pixel, page or padding width, not a password
     # Inside a quoted literal a `$` between two letters or digits is a character (`super$ecret`:
     # Nosey Parker's np.generic.5/6 take it, and exclude `$` only as a password's first character);
-    # unquoted, `$ecret` is a shell variable.
+    # unquoted, `$ecret` is a shell variable (np.generic.5/6's negative `password = super$ecret`).
     literal = dollar_as_character(value) if quote in ("'", '"') else value
     if is_stand_in(value) or TEMPLATE.search(literal) or (quote == "`" and " " in value):
         return False  # a placeholder, a template or variable, a command substitution
@@ -327,19 +333,25 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool, en
     return not password_name and QUALIFIED_NAME.fullmatch(value) is not None
 
 
+# Python's `b'…'`, `r'…'`, `f'…'`: letters before a quote that opens a literal, not an apostrophe
+STRING_PREFIX = re.compile(r"(?<![\w'])[bBrRuUfF]{1,2}\Z")
+
+
 def closes_a_literal(text: str, at: int) -> bool:
     """Whether the quote at `at` closes a string literal opened earlier on its line, rather than
     opening the value: `"MasterUserPassword: " + get…() + ","` and `passwordLabel:"Password:",…`
     name a password inside a literal, and what follows its closing quote is code, not a value
     (Nosey Parker's np.generic.5/6 negative_examples). Quotes are paired on the line; an apostrophe
-    between two letters (`don't`) is none, and an escaped quote pairs only with escaped ones."""
+    between two letters (`don't`) is none, unless they open a literal (`b'…'`), and an escaped quote
+    pairs only with escaped ones."""
     quote, line = text[at], text[text.rfind("\n", 0, at) + 1 : at]
     escaped = line.endswith("\\")
     count = 0
     for i, char in enumerate(line):
         if char != quote or (line[i - 1 : i] == "\\") != escaped:
             continue
-        if 0 < i < len(line) - 1 and line[i - 1].isalnum() and line[i + 1].isalnum():
+        apostrophe = 0 < i < len(line) - 1 and line[i - 1].isalnum() and line[i + 1].isalnum()
+        if apostrophe and not STRING_PREFIX.search(line, 0, i):
             continue
         count += 1
     return count % 2 == 1
@@ -387,6 +399,8 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         kind = re.search(r"([A-Za-z]+)[ \t]\Z", text[max(0, start - 30) : start])
         if kind and NOT_SECRET_NAME.search(f"{kind[1]}_{name}") and not NOT_SECRET_NAME.search(kind[1]):
             continue  # "cache key: …", "page token: …": the word before names what kind
+        if kind and name.lower() == "key" and kind[1].lower() in PREPOSITIONS:
+            continue  # "Cache restored from key: …", "sorted by key: …": a lookup key
         if text[start - 2 : start] == "${" and text.startswith("?", match.end("sep")):
             continue  # the shell's `${DB_PASSWORD:?missing}`: the message when it is unset
         if not match.group("sep").strip() and text[start - 1 : start] in ("'", '"'):
@@ -399,6 +413,10 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         if not quote and len(value) > 2 and value[0] == value[-1] and value[0] in "=~":
             # org-mode's verbatim `=…=` and `~…~` quote a literal (`Password: =sable.garden.95=`)
             value, quote, start_of, end_of = value[1:-1], '"', start_of + 1, end_of - 1
+        elif not quote and (marked := MARKED_UP.fullmatch(value)):
+            # so does HTML's `<code>…</code>` (`Password: <code>k1ra.35</code>` in a wiki page)
+            value, quote = marked.group(2), '"'
+            start_of, end_of = start_of + marked.start(2), start_of + marked.end(2)
         if "f" in (match.group("prefix") or "").lower() and "{" in value:
             continue  # an f-string with a field: its value is computed
         after = text[match.end() : match.end() + 40]
@@ -409,6 +427,8 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             sep = "="  # Erlang's `{application_secret, "…"}`: a pair
         elif pair and not sep.strip():
             sep = "="  # Clojure's `{:api-key "…"}`
+        elif quote and "\t" in sep and not sep.strip():
+            sep = "="  # a table's columns: `SECRET_KEY\t'…'` (Django's debug page, a TSV of settings)
         if keyed_value_is_secret(name, sep, value, quote, call, after):
             yield start_of, end_of, kind_of(name)
     if "==" in text or "!=" in text:

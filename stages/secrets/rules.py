@@ -151,9 +151,19 @@ def told_in_a_sentence(value: str) -> bool:
         "://" in value
         or value.startswith(("/", "~", "$", "%", "{"))
         or re.fullmatch(r"[^@\s]+@[\w-]+\.[\w.]+", value)
+        or re.match(r"[A-Za-z_][\w.-]*=", value)  # a field, `user_id=41178`: "… email sent to user_id=…"
     ):
         return False
     return literal_password(value)  # prose has no code: a literal
+
+
+def spaced_password(value: str) -> bool:
+    """A value after a password's name and spaces alone (`password …` in msmtprc, `requirepass …`):
+    a word there is a sentence's ("Password protected") or a manual's example (`foobared`), so it
+    holds a digit or a sign, or is random letters (an app password, `igkdowqpetpndovo`)."""
+    if re.search(r"[\d\W_]", value) is None and not verify.random_letters(value):
+        return False
+    return keyed_value_is_secret("secret_password", "=", value, "")
 
 
 # A name that says it holds a secret (`db_admin_password`, `API_TOKEN`, `secret/apps/billing`)
@@ -162,10 +172,26 @@ SECRET_FIELD = (
     r"|credentials?)[\w.-]*"
 )
 # The one line a command printed, after the rest of its own line (no pipe or redirection took it)
+# (oclif's CLIs, Heroku's, put their warnings first, each line led by U+203A)
 PRINTED = (
-    r"[^\n|>]*\r?\n(?:directory:[^\n]*\r?\n)?(?:stdout:[ \t]*)?[\"']?([^\s\"']{6,300})[\"']?[ \t]*"
+    r"[^\n|>]*\r?\n(?:directory:[^\n]*\r?\n)?(?:[ \t]*\u203a[^\n]*\r?\n)*(?:stdout:[ \t]*)?"
+    r"[\"']?([^\s\"']{6,300})[\"']?[ \t]*"
     r"(?=\r?\n|$|\\?[\"'][,}\]])"
 )
+# A cookie named for a session, a login or its token (`JSESSIONID`, `PHPSESSID`, `laravel_session`,
+# `connect.sid`, `__Host-sid`, `remember_token`); not a CSRF token, which grants nothing alone
+SESSION_COOKIE = (
+    r"(?i:(?!(?:__(?:host|secure)-)?[\w.-]*?(?:csrf|xsrf))"
+    r"[\w.-]*?(?:sess|auth|token|jwt|remember|login|sid)[\w.-]*)"
+)
+
+
+def session_value(value: str) -> bool:
+    """A cookie's value that is a session's random id or token, not a flag, a time or a name."""
+    bare = re.sub(r"%[0-9A-Fa-f]{2}", "", value)
+    return not bare.isdigit() and not verify.is_stand_in(bare) and verify.random_enough(bare)
+
+
 # A command-line argument: quoted (the quotes are not the password), or up to a space or shell operator
 CLI_VALUE = r"""(?:'([^'\n]{3,200})'|"([^"\n]{3,200})"|([^\s'"\x60;|&<>()]{3,200}))"""
 
@@ -218,7 +244,8 @@ def keyed(
 ) -> Rule:
     """A provider's secret written after its name (`SUMO_ACCESS_KEY = "…"`), the way gitleaks
     builds its context rules: the name, up to 25 more name characters, an assignment, the value."""
-    pattern = r"(?i)(?:" + names + r")" + ASSIGN + r"(" + value + r")(?![\w+/=-])"
+    # not a public key or an id written under the provider's name (`DISCORD_PUBLIC_KEY`)
+    pattern = r"(?i)(?:" + names + r")(?![\w.-]{0,25}public)" + ASSIGN + r"(" + value + r")(?![\w+/=-])"
     return rule(kind, keywords, pattern, entropy=entropy, not_after=not_after, check=check)
 
 
@@ -461,7 +488,8 @@ TOKENS: list[Rule] = [
     rule(
         "stripe_api_key",
         "",
-        r"k_(?:live|test|prod)_[A-Za-z0-9]{10,99}" + E,
+        # Stripe caps no length (newer keys run to 99 characters and beyond; its docs allow 255)
+        r"k_(?:live|test|prod)_[A-Za-z0-9]{10,247}" + E,
         entropy=2.0,
         not_after="",
         grow=r"(?<![\w.-])[sr]",
@@ -659,6 +687,15 @@ TOKENS: list[Rule] = [
     rule("mapbox_token", "sk.eyj tk.eyj", r"[st]k\.eyJ[\w-]{20,}\.[\w-]{20,}"),  # np: mapbox.2-3
     rule("dynatrace_token", "dt0", r"dt0[a-z]\d{2}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}" + E),
     rule("django_secret_key", "django-insecure-", r"django-insecure-[^\s'\"]{20,}"),
+    # Django's get_random_secret_key(): 50 characters of a-z, 0-9 and !@#$%^&*(-_=+) (django/core/
+    # management/utils.py), written under SECRET_KEY; its `$` and `#` are characters, not the shell's
+    rule(
+        "django_secret_key",
+        "secret_key",
+        r"SECRET_KEY\b[\"']?[ \t]*[=:\t][ \t]*r?([\"'])(?P<secret>[a-z0-9!@#$%^&*(\-_=+)]{50})\1",
+        trusted=lambda key: verify.entropy(key) >= 4.0,  # 5.1 bits a character when random
+        not_after=r"\w",
+    ),
     rule("openshift_token", "sha256~", r"sha256~[\w-]{43}" + EW),  # gl: openshift-user-token
     # np: dropbox.1 (130-152); Dropbox's newer short-lived tokens are `sl.u.` + a longer body
     rule("dropbox_token", "sl.", r"sl\.(?:u\.)?[\w-]{130,1000}" + EW, not_after=r"\w."),
@@ -696,6 +733,26 @@ TOKENS: list[Rule] = [
     rule("langsmith_api_key", "lsv2_", r"lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}" + E, not_after=r"\w"),
     rule("twitch_token", "live_", r"live_\d{8,12}_[A-Za-z0-9]{30,36}" + E),  # np: twitch.1
     rule("heroku_api_key", "hrku-aa", r"HRKU-AA[\w-]{58}" + EW),  # gl: heroku-api-key-v2
+    # CircleCI personal API tokens: CCIPAT_ + id + _ + 40 hex (circleci.com/docs, "Managing API tokens")
+    rule("circleci_token", "ccipat_", r"CCIPAT_[A-Za-z0-9]{20,30}_[0-9a-f]{40}" + E),
+    # Netlify personal access tokens: nfp_ + 36 (docs.netlify.com, "Personal access tokens")
+    rule("netlify_token", "nfp_", r"nfp_[A-Za-z0-9]{36}" + E, entropy=3.0, not_after=r"\w"),
+    # Pinecone API keys: pcsk_ + key id + _ + secret (docs.pinecone.io, "Authentication")
+    rule("pinecone_api_key", "pcsk_", r"pcsk_[A-Za-z0-9]{4,10}_[A-Za-z0-9]{32,}" + E, not_after=r"\w"),
+    # Buildkite API access tokens: bkua_ + 40 hex (buildkite.com/docs/apis/managing-api-tokens)
+    rule("buildkite_token", "bkua_", r"bkua_[0-9a-f]{40}" + E, not_after=r"\w"),
+    # PlanetScale service tokens and database passwords: pscale_tkn_, pscale_pw_, pscale_oauth_
+    # (planetscale.com/docs/concepts/service-tokens, "Connection strings")
+    rule("planetscale_token", "pscale_", r"pscale_(?:tkn|pw|oauth)_[\w.-]{32,64}" + EW, not_after=r"\w"),
+    # Mollie API keys: live_ or test_ + 30 alphanumerics (docs.mollie.com, "Authentication"); the
+    # prefixes are common words, so only a random body counts
+    rule(
+        "mollie_api_key",
+        "live_ test_",
+        r"(?:live|test)_[A-Za-z0-9]{30}" + E,
+        check=lambda token: verify.random_enough(token[5:]) and re.search(r"\d", token) is not None,
+        not_after=r"\w.-",
+    ),
     rule(
         "easypost_token", "ezak eztk", r"EZ[AT]K[A-Za-z0-9]{54}" + E, entropy=2.0
     ),  # gl: easypost-api-token, easypost-test-api-token
@@ -1032,6 +1089,25 @@ STRUCTURES: list[Rule] = [
         r",[A-Za-z0-9._%+-]{1,100}:([^\s/'\"@]{1,200})@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+",
         not_after="",
     ),
+    # A session cookie is the login itself (RFC 6265): a cookie named for a session, a login or its
+    # token, with a random value, in a `Cookie:`/`Set-Cookie:` header, a cookie string (`"cookie":
+    # "…"`, `document.cookie`), `curl -b`/`--cookie`, or a HAR file's cookies
+    rule(
+        "session_cookie",
+        "cookie -b",
+        r"(?:(?i:cookie)|(?<![\w-])-b[ \t])[^\n]{0,400}?(?<![\w.%-])"
+        + SESSION_COOKIE
+        + r"=([\w%.~+/:!*-]{16,400}={0,2})(?![\w%.~+/=-])",
+        check=session_value,
+        not_after="",
+    ),
+    rule(
+        "session_cookie",
+        "cookies",
+        r"\"name\":[ \t]*\"" + SESSION_COOKIE + r"\",\s*\"value\":[ \t]*\"([\w%.~+/:!*-]{16,400}={0,2})\"",
+        check=session_value,
+        not_after="",
+    ),
     # RFC 7617 Basic, RFC 6750 Bearer, Okta SSWS (np: http.1-2; gl: curl-auth-header)
     rule(
         "http_auth_header",
@@ -1061,7 +1137,12 @@ STRUCTURES: list[Rule] = [
         "password pwd",
         r"(?i)(?:password|pwd)\s*=\s*([^;'\"\s][^;'\"\n]{0,200}?)\s*(?=[;\"']|$)",
         not_after=r"\w-",
-        check=lambda s: not re.match(r"(?i)(?:null|undefined|none|nil|true|false)\b|.*(?:[!=]=|&&|\|\|)", s),
+        # not a value of code, nor a directory (sudo's log: `TTY=pts/0 ; PWD=/srv/app ; USER=root`)
+        check=lambda s: (
+            not re.match(
+                r"(?i)(?:null|undefined|none|nil|true|false)\b|.*(?:[!=]=|&&|\|\|)|(?:/[\w.@-]+)+/?$", s
+            )
+        ),
         near=r";[^\n]{0,20}",
     ),
     # .netrc: machine h login u password p
@@ -1108,13 +1189,13 @@ STRUCTURES: list[Rule] = [
     # --token/--api-key flags (`az devops login --token …`, `huggingface-cli login --token …`),
     # also named for whose token it is (`--management-token`, `--bot-token`; not AWS's
     # `--next-token`, `--client-token`, `--lock-token`: pages and idempotency), and `--auth`
-    # (`netlify deploy --auth …`)
+    # (`netlify deploy --auth …`), and Azure's `--account-key` (a storage account's key)
     rule(
         "cli_credentials",
-        "token api-key apikey secret --auth",
+        "token api-key apikey secret --auth account-key",
         r"--(?:(?:(?:auth|access|api|bot|bearer|management|personal-access|refresh|service|admin|app|deploy"
         r"|registry|github|gitlab|npm|hf|hub|vault|oauth|user|master|root|webhook|signing|private|cli)-)?"
-        r"(?:token|api-?key|apikey|secret)|auth(?=[= ]\s?['\"]?[^\s'\";)]{20}))[= ]\s?['\"]?"
+        r"(?:token|api-?key|apikey|secret)|account-key|auth(?=[= ]\s?['\"]?[^\s'\";)]{20}))[= ]\s?['\"]?"
         + NOT_PROSE
         + r"([^\s'\";)]{12,})",
         entropy=3.0,
@@ -1164,10 +1245,30 @@ STRUCTURES: list[Rule] = [
             ("terraform", r"+output[ \t]+(?:-raw[ \t]+)?" + SECRET_FIELD),
             ("vault", r"+(?:kv[ \t]+get|read)[ \t][^\n|>]*?-field[= ]" + SECRET_FIELD),
             ("heroku", r"+config:get[ \t]+" + SECRET_FIELD),
+            ("heroku", r"+auth:token\b"),
             ("printenv", r"+" + SECRET_FIELD),
             ("echo", r"+[\"']?\$\{?" + SECRET_FIELD + r"\}?[\"']?"),
             ("security", r"+find-(?:generic|internet)-password\b[^\n|>]*?[ \t]-w\b"),
         )
+    ),
+    # redis-cli prints a setting and its value as numbered lines: `1) "requirepass"`, `2) "…"`
+    rule(
+        "generic_password",
+        "requirepass masterauth",
+        r"\d\) \"(?:requirepass|masterauth)\"\r?\n\d+\) \"([^\"\n]{3,200})\"",
+        not_after="",
+        check=literal_password,
+    ),
+    # A command's arguments as a list (a Compose or Kubernetes `command:`, a JSON array): a password
+    # option's value is the next item (`- --requirepass` then `- …`; `"--password", "…"`)
+    rule(
+        "cli_credentials",
+        "pass pwd",
+        r"(?i)--(?:(?<=[-\[,][ \t]--)|(?<=[\[,\"']--)|(?<=[-\[,][ \t][\"']--))"
+        r"[\w-]*(?:password|passwd|pass|pwd)[\"']?[ \t]*"
+        r"(?:\r?\n[ \t]*-[ \t]+|,[ \t]*)[\"']?([^\s\"',\]]{4,200})[\"']?[ \t]*(?=\r?\n|$|[,\]])",
+        not_after="",
+        check=literal_password,
     ),
     # Terraform marks a value sensitive: `terraform output -json` prints it anyway, and a state file
     # holds a `random_password`'s result in the clear
@@ -1354,14 +1455,15 @@ STRUCTURES: list[Rule] = [
         + r"[ \t]+password\b[^;\n]{0,100}?=\s*(?:password\s*\(\s*)?'([^'\n]{3,200})'",
         not_after="",
     ),
-    # ?token=… in URLs
+    # ?token=… in URLs, and in a log's query field, which has no `?` (CloudFront's cs-uri-query)
     rule(
         "url_with_credentials",
         "=",
-        # OpenWeatherMap's `appid` is its API key; Azure API Management's `subscription-key` one
-        r"[?&](?:token|access_token|api_key|apikey|key|secret|password|sig|client_secret|appid|app_key|appkey"
+        # OpenWeatherMap's `appid` is its API key; Azure API Management's `subscription-key` one; a
+        # presigned URL's signature grants what it signs until it expires (AWS SigV4, GCS V4)
+        r"[?&\t](?:token|access_token|api_key|apikey|key|secret|password|sig|client_secret|appid|app_key|appkey"
         r"|app_secret|api_token|apitoken|auth_token|authtoken|private_token|access_key|secret_key"
-        r"|subscription[-_]key|passwd|pwd)="
+        r"|subscription[-_]key|passwd|pwd|X-Amz-Signature|X-Goog-Signature)="
         r"([A-Za-z0-9%._~+/-]{12,})",
         not_after="",
     ),
@@ -1374,11 +1476,13 @@ STRUCTURES: list[Rule] = [
         not_after="",
     ),
     # A secret named in a name/value pair: Kubernetes and Compose `env` lists (`- name: DB_PASSWORD`
-    # then `value: …`), JSON settings `{"name": "registry-password", "value": "…"}`
+    # then `value: …`; `AZDO_PAT`, a personal access token), JSON settings `{"name":
+    # "registry-password", "value": "…"}`
     rule(
         "generic_password",
         "name",
-        r"(?i)name\\?[\"']?\s*[:=]\s*\\?[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey|credential)"
+        r"(?i)name\\?[\"']?\s*[:=]\s*\\?[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey|credential"
+        r"|(?<![a-z])pat(?![a-z]))"
         r"[\w.-]*\\?[\"']?\s*[,\n]\s*(?:-\s*)?\\?[\"']?value\\?[\"']?\s*[:=]\s*\\?[\"']?(?P<secret>[^\s\"',})\\]{4,})",
         not_after=r"\w",
         check=not_a_dotted_name,
@@ -1475,11 +1579,12 @@ STRUCTURES: list[Rule] = [
         r"[^}]{0,300}?\bdefault\s*=\s*\"([^\"\n]{4,200})\"",
         not_after="",
     ),
-    # <add key="…Password…" value="…"/> in .NET config (np: generic.9; gl: nuget-config-password)
+    # <add key="…Password…" value="…"/> in .NET config (np: generic.9; gl: nuget-config-password),
+    # and `…:ApiKey` (appSettings' sections are written `Section:Name`)
     rule(
         "generic_password",
         "<add",
-        r"(?i)<\s*add\s+key\s*=\s*\"[^\n\"]{0,20}(?:pass|secret|token)[^\n\"]{0,20}\"\s+value\s*=\s*"
+        r"(?i)<\s*add\s+key\s*=\s*\"[^\n\"]{0,30}(?:pass|secret|token|api_?key)[^\n\"]{0,20}\"\s+value\s*=\s*"
         r"\"([^\n\"]{3,100})\"\s*/\s*>",
         not_after="",
     ),
@@ -1892,6 +1997,68 @@ STRUCTURES: list[Rule] = [
     ),
     # HAProxy userlists: `user NAME insecure-password PASSWORD` (the `password` form holds a hash)
     rule("generic_password", "insecure-password", r"\binsecure-password[ \t]+(\S{3,200})", not_after=""),
+    # A line that is a password's name and its value: msmtp's `password …`, Redis's `requirepass …`
+    # and `masterauth …` (redis.conf), Dovecot's and others' `key value` files
+    rule(
+        "generic_password",
+        "",
+        r"(?i)(?:password|passwd|requirepass|masterauth)[ \t]+([^\s#;=:\"'][^\s#;]{3,200})[ \t]*$",
+        near=r"(?:^|\n)[ \t]*",
+        not_after="",
+        check=spaced_password,
+    ),
+    # A server's directive that sets a named variable: Apache's `SetEnv DB_PASS …`, nginx's
+    # `fastcgi_param DB_PASSWORD …;`
+    rule(
+        "generic_password",
+        "setenv fastcgi_param uwsgi_param",
+        r"(?i)\b(?:setenv|fastcgi_param|uwsgi_param)[ \t]+"
+        r"[\w.-]*(?:pass(?:w(?:or)?d)?|pwd|secret|token|api_?key)[\w.-]*"
+        r"[ \t]+[\"']?([^\s\"';]{4,200})[\"']?[ \t]*;?[ \t]*$",
+        not_after="",
+        check=literal_password,
+    ),
+    # HAProxy's statistics page login: `stats auth admin:…` (HAProxy configuration manual)
+    rule(
+        "generic_password",
+        "stats auth",
+        r"\bstats[ \t]+auth[ \t]+[^\s:]+:(\S{3,200})",
+        not_after="",
+        check=literal_password,
+    ),
+    # Postfix's sasl_passwd map: `[smtp.host]:587 user:password` (postfix.org/SASL_README.html)
+    rule(
+        "generic_password",
+        "",
+        r"(?m)^\[[\w.-]+\](?::\d{1,5})?[ \t]+[^\s:]+:(\S{4,200})[ \t]*$",
+        not_after="",
+        check=literal_password,
+    ),
+    # Consul: ACL tokens in the agent's `tokens { … }` block are UUIDs; the gossip `encrypt` key is 16
+    # or 32 bytes of base64 (developer.hashicorp.com/consul/docs/agent/config/config-files)
+    rule(
+        "hashicorp_token",
+        "tokens",
+        r"\btokens\s*\{[^}]{0,400}?\b(?:agent|default|initial_management|agent_recovery|replication|master"
+        r"|agent_master|config_file_service_registration)\s*=\s*\"(" + UUID + r")\"",
+        not_after="",
+    ),
+    rule(
+        "hashicorp_token",
+        "encrypt",
+        r"(?m)^[ \t]*encrypt[ \t]*=[ \t]*\"([A-Za-z0-9+/]{22}==|[A-Za-z0-9+/]{43}=)\"",
+        not_after="",
+        check=lambda key: verify.random_enough(key.rstrip("="), 4.0),
+    ),
+    # Caddy's DNS challenge: `acme_dns cloudflare <token>`, `dns cloudflare <token>` (caddyserver.com
+    # /docs/caddyfile/directives/tls; the DNS provider modules take their API token there)
+    rule(
+        "generic_api_key",
+        "dns",
+        r"(?m)^[ \t]*(?:acme_)?dns[ \t]+[a-z0-9_]+[ \t]+([A-Za-z0-9_-]{20,200})[ \t]*$",
+        not_after="",
+        check=verify.random_enough,
+    ),
     # `key value` configuration (mosquitto's remote_password, sssd's ldap_default_authtok, fluentd's
     # hec_token) and a table of names and values (`vault kv get`'s `api_key    …`): a snake_case name
     # ending in a secret word, spaces, one value, the line's end

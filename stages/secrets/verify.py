@@ -109,7 +109,7 @@ def b64_pem_ok(blob: str) -> bool:
 
 # Marks of a value written to stand for a secret: runs of x, "your…", "here", "changeme", `<…>`.
 STAND_IN = re.compile(
-    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder|change[_-]?me"
+    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder|(?:change|replace)[_-]?me"
     r"|your|here\b|<[^>]*>"
 )
 STAND_IN_WORDS = re.compile(
@@ -192,7 +192,7 @@ def wholly_sequential(value: str) -> bool:
 # Keys made to be published: Stripe's, Paystack's and Clerk's publishable `pk_live_`/`pk_test_`,
 # Mapbox's public `pk.` tokens, Razorpay's key ids (`rzp_live_`; the secret is separate), Twilio
 # account SIDs (`AC` + 32 hex, an account's name)
-PUBLISHED = re.compile(r"pk_(?:live|test)_|pk\.eyJ|rzp_(?:live|test)_|AC[0-9a-f]{32}$")
+PUBLISHED = re.compile(r"pk_(?:live|test)_|pk\.eyJ|rzp_(?:live|test)_|AC[0-9a-f]{32}$|sb_publishable_")
 # The fixed DER start of a SubjectPublicKeyInfo in base64 (RFC 5280): EC P-256, RSA 2048, Ed25519.
 PUBLIC_KEY_DER = ("MFkwEwYHKoZIzj0CAQ", "MIIBIjANBgkqhkiG9w0BAQEFAAOC", "MCowBQYDK2Vw")
 

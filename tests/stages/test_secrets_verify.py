@@ -904,6 +904,7 @@ def test_what_the_fifth_fresh_set_showed_redacted_wrongly_is_left_alone(text):
         ),
         (".SH CREDENTIALS\nThe job runs as\n.B backup\nwith password\n.I Rook!night7\n", "Rook!night7"),
         ("Card,Bank,Pincode,Expiry\nVisa,ING,4821,2027-03\n", "4821"),
+        ("<p>Password: <code>k1ra.35</code></p>", "k1ra.35"),
         # LaTeX read as written: `\texttt` is a command, not a tab before `exttt`
         (
             "\\begin{tabular}{lll}\nSystem & User & Password \\\\\n\\midrule\nNAS & lab & \\texttt{Biscuit524} \\\\\n",
@@ -934,6 +935,7 @@ def test_secrets_a_sixth_fresh_set_showed_missing_are_redacted(text, secret):
         '.TH PASSWD 1 "2023-11-02" "shadow-utils" "User Commands"',
         "connect pin: 13 and pin = 4 on the board; spin: 2048",
         "WIFI:T:nopass;S:Cafe-Guest;;",
+        "<p>password: <code>changeme</code>, token: <kbd>$TOKEN</kbd></p>",
         "Meeting ID: 936 2265 5780",
         "Order no. 4471-2290-1187, tracking 1Z999AA10123456784, ISBN 978-3-16-148410-0",
         # what real code showed while these rules were written
@@ -947,4 +949,187 @@ def test_secrets_a_sixth_fresh_set_showed_missing_are_redacted(text, secret):
     ],
 )
 def test_what_the_sixth_fresh_set_and_real_code_showed_is_left_alone(text):
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "> Cookie: lang=en-US; theme=dark; session=3mpto3s52p1y5rqkcx0uy692ep4k0pxm\n",
+            "3mpto3s52p1y5rqkcx0uy692ep4k0pxm",
+        ),
+        (
+            "Set-Cookie: JSESSIONID=r6PC5RYDW-i5rAKX_lFd46pK5apcVCTp; Path=/; HttpOnly",
+            "r6PC5RYDW-i5rAKX_lFd46pK5apcVCTp",
+        ),
+        (
+            '"cookie": "_ga=GA1.1.226138184.1710693295; consent=granted; auth_session=7A5NVxv8MsI7caxQSXwSfxAAQDZ"',
+            "7A5NVxv8MsI7caxQSXwSfxAAQDZ",
+        ),
+        (
+            "curl -b 'connect.sid=s%3AbX9kQ2mZ7pL4vR8tN1cW6yH3jF5dG0sA.Kq8vM2x' https://x",
+            "bX9kQ2mZ7pL4vR8tN1cW6yH3jF5dG0sA",
+        ),
+        (
+            '"cookies": [\n  {\n    "name": "__Host-sid",\n    "value": "32d041f10b57cdbfe3e11b436cac31a5dcada253",\n',
+            "32d041f10b57cdbfe3e11b436cac31a5dcada253",
+        ),
+        (
+            "GET /r.pdf?X-Amz-SignedHeaders=host&X-Amz-Signature=f323d33a8647f0a5375b5fa64ec97a9dbdc1ce690fabb3509b6e4dc2943d7e54",
+            "f323d33a8647f0a5375b5fa64ec97a9dbdc1ce690fabb3509b6e4dc2943d7e54",
+        ),
+        (
+            "2024-10-27\t14:42:53\tGET\t/v2/t.png\t200\tapikey=kOl06OIcRxDLm458t6cV3RwgRmQHaO62bupfcpFT&style=x\t-",
+            "kOl06OIcRxDLm458t6cV3RwgRmQHaO62bupfcpFT",
+        ),
+        (
+            '$ redis-cli CONFIG GET requirepass\n1) "requirepass"\n2) "poXWD_2g5IQrFHoGJwFtzFIealm1-5x#"',
+            "poXWD_2g5IQrFHoGJwFtzFIealm1-5x#",
+        ),
+        (
+            "    command:\n      - redis-server\n      - --requirepass\n      - L#bk%ViKl8qgwFHa2kr7RJid\n",
+            "L#bk%ViKl8qgwFHa2kr7RJid",
+        ),
+        ('args: ["--user", "app", "--password", "Sx8!kq2LmZ"]', "Sx8!kq2LmZ"),
+        (
+            "$ heroku auth:token\n \u203a   Warning: token will expire 09/12/2025\nHRKU-AA26mL_UZ_VKBJHg02PnnawfoQaOE53F7jNcZe7G0TplMz8lC413fUAvEinhYT\n",
+            "HRKU-AA26mL_UZ_VKBJHg02PnnawfoQaOE53F7jNcZe7G0TplMz8lC413fUAvEinhYT",
+        ),
+        (
+            "ERROR mailer: Error(535, b'5.7.8 Password not accepted') config={'user': 'a@b.net', 'password': 'tiger$Winter242'}",
+            "tiger$Winter242",
+        ),
+        (
+            "DEBUG\tTrue\nSECRET_KEY\t'c!l*)eyn7firos14vft&8g@38=c-e$7yp5u7yzt2za*f1*n9by'\n",
+            "c!l*)eyn7firos14vft&8g@38=c-e$7yp5u7yzt2za*f1*n9by",
+        ),
+        (
+            "SECRET_KEY = '#$qu-0+dy5%ho(9r8ge7-fmy4%w&#s!)i^+23ha8291*nty#$4'",
+            "#$qu-0+dy5%ho(9r8ge7-fmy4%w&#s!)i^+23ha8291*nty#$4",
+        ),
+        # published formats (each provider's documentation)
+        (
+            'let client = Client::new("CCIPAT_mDYeOgTPKZY9B1boBcYvGf_2f7be6238655c90f4a3d268d4e9b8f77014a9fd7");',
+            "CCIPAT_mDYeOgTPKZY9B1boBcYvGf_2f7be6238655c90f4a3d268d4e9b8f77014a9fd7",
+        ),
+        (
+            "staging creds\n\nnfp_QceojUqDrYlaLWKsUKFPMNZgBHLUlRmWgkln\n",
+            "nfp_QceojUqDrYlaLWKsUKFPMNZgBHLUlRmWgkln",
+        ),
+        (
+            "ran it with `pcsk_uIovy_QsYSxGp6kzw6BitcbkTZre8dtO45OJg8wLGhzMXxvYl2` and",
+            "pcsk_uIovy_QsYSxGp6kzw6BitcbkTZre8dtO45OJg8wLGhzMXxvYl2",
+        ),
+        (
+            "here's the key: bkua_bc54a7cebd024ca1ebf3557976c1f924cb9879d4 (why 401?)",
+            "bkua_bc54a7cebd024ca1ebf3557976c1f924cb9879d4",
+        ),
+        (
+            '  k: "pscale_tkn_jutcplanUfdOLq3wEx9Lpg_4zcSdfKB6iQwi8KB03S_",',
+            "pscale_tkn_jutcplanUfdOLq3wEx9Lpg_4zcSdfKB6iQwi8KB03S_",
+        ),
+        (
+            'let client = Client::new("live_HQkkbe7uY5v0fSybsFRBxyHrH3NIsU");',
+            "live_HQkkbe7uY5v0fSybsFRBxyHrH3NIsU",
+        ),
+        (
+            "az storage blob upload --account-key FQ4hbd64My75LeFxsGtAT2hpfQWmwcX+GDOuE5x3ul2wN86PGCBo0j7hqomUXML/bD6AYSZHaeDw6tHgTYBROA== -c b",
+            "FQ4hbd64My75LeFxsGtAT2hpfQWmwcX+GDOuE5x3ul2wN86PGCBo0j7hqomUXML",
+        ),
+        (
+            "curl https://api.stripe.com/v1/charges -u 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:",
+            "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",
+        ),
+    ],
+)
+def test_secrets_the_seventh_and_eighth_fresh_sets_showed_missing_are_redacted(text, secret):
+    """Command output, logs and HTTP traffic (session cookies, presigned-URL signatures, a log's
+    query field, redis-cli's and Heroku's printed secrets, argv lists, a Django debug page) and
+    providers' published formats (docs/redaction.md, "Three more fresh sets")."""
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Set-Cookie: csrftoken=aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY; Path=/",
+        "Set-Cookie: session_started=1710693295123456; Path=/",
+        "Cookie: _ga=GA1.1.226138184.1710693295; _gid=GA1.1.1234567890.1710693295; theme=dark",
+        "The cookie named session_token is set when you log in.",
+        "git checkout -b feature/session-token-refresh",
+        "      - --requirepass\n      - $(REDIS_PASSWORD)\n",
+        'args: ["--password-file", "/run/secrets/pw"]',
+        "Cache restored from key: node-modules-Linux-6b1a4393fb689f8327f48337f6692c87ef5ce58ff60c8f68c174ff14a507f0b7",
+        "INFO accounts.views: password reset email sent to user_id=41178",
+        "sudo[17404]:   deploy : TTY=pts/0 ; PWD=/srv/app ; USER=root ; COMMAND=/usr/bin/systemctl restart api",
+        'curl -H "Authorization: Bearer REPLACE_ME" https://sonar.acme.dev/api/authentication/validate',
+        "const supabase = createClient('https://x.supabase.co', 'sb_publishable_Ndqv2eIa8C0lbEjpz79862_MapiBDk_')",
+        "DISCORD_PUBLIC_KEY=cb1ed91c2627c4b071e654dc10039f665ff80fdc9477fa8e65b47f7f1a3c3ea5",
+        "def test_RetrievesAllUsersFromTheDatabase(self):",
+        "live_stream_thumbnail_placeholder_image_url",
+    ],
+)
+def test_what_the_seventh_and_eighth_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "maxmemory-policy allkeys-lru\nrequirepass mTmKSFH4Xvzl5Ne8fnwBAK9Oio\n",
+            "mTmKSFH4Xvzl5Ne8fnwBAK9Oio",
+        ),
+        ("user           priya@globex.com\npassword       Tq8!mZ2kLp\n", "Tq8!mZ2kLp"),
+        ("    SetEnv DB_USER reporting_ro\n    SetEnv DB_PASS Vortex!Basalt205\n", "Vortex!Basalt205"),
+        ("    fastcgi_param DB_PASSWORD 'Qm7!Lp2Tz9x';\n", "Qm7!Lp2Tz9x"),
+        ("    stats refresh 10s\n    stats auth admin:zNdN6EfDneUc0Aw8mCh2\n", "zNdN6EfDneUc0Aw8mCh2"),
+        (
+            "[email-smtp.us-east-1.amazonaws.com]:587 ses-smtp-user.30999889:BBbO0V807EBg6gt6WmMXhPjACqfr+vqhOzUhA9JD\n",
+            "BBbO0V807EBg6gt6WmMXhPjACqfr+vqhOzUhA9JD",
+        ),
+        (
+            'acl {\n  tokens {\n    agent = "7cbb855b-4752-4aa3-bbee-01fc11d930df"\n  }\n}',
+            "7cbb855b-4752-4aa3-bbee-01fc11d930df",
+        ),
+        (
+            'server = true\nencrypt = "nrL7YxCrvqLXUvkiapBZmqZIpMMk69tW8hYA34+IplQ="\n',
+            "nrL7YxCrvqLXUvkiapBZmqZIpMMk69tW8hYA34+IplQ=",
+        ),
+        (
+            "{\n    email ops@initech.dev\n    acme_dns cloudflare Whwp1700UV14EbiU4U1IwLgLCWKoeUHGQrJ3Mlzf\n}",
+            "Whwp1700UV14EbiU4U1IwLgLCWKoeUHGQrJ3Mlzf",
+        ),
+        (
+            "  - name: AZDO_PAT\n    value: dknmtirzhdqklxf4px3y6kr73awsgv2ngp7kohel5uvuflgnrob5\n",
+            "dknmtirzhdqklxf4px3y6kr73awsgv2ngp7kohel5uvuflgnrob5",
+        ),
+        (
+            '<add key="Notifications:ApiKey" value="2r9Ha3YTDOBrcx_v9-KRAbuQKIRvWEQ9" />',
+            "2r9Ha3YTDOBrcx_v9-KRAbuQKIRvWEQ9",
+        ),
+    ],
+)
+def test_secrets_the_ninth_fresh_set_showed_missing_are_redacted(text, secret):
+    """Whole configuration files (docs/redaction.md, "Three more fresh sets"): redis.conf, msmtprc,
+    Apache and nginx directives, HAProxy's stats login, Postfix's sasl_passwd, Consul's ACL tokens and
+    gossip key, Caddy's DNS challenge, name/value env lists, .NET appSettings."""
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[user]\n\tname = Ana Souza\n\tsigningkey = BAB49D12990D9480\n[commit]\n\tgpgsign = true\n",
+        "EnvironmentFile=-/etc/catalog/secrets.env\nLoadCredential=db-password:/etc/credstore/catalog-db-password\n",
+        "encryptionsalt: v1:kCxtLdyjOmY=:v1:ww33LTWfq60yqbPw:j5JxyuDoRf2fLeESDUSmrONpvfiVIfNhMX6FGCmvLC0=\n",
+        "password required for this account\nPassword protected\n",
+        "    SetEnv DB_PASS ${DB_PASS}\n    SetEnv APP_ENV production\n",
+        "requirepass foobared\n",
+        "dns cloudflare {env.CF_API_TOKEN}\n",
+        'acl {\n  tokens {\n    agent = "${CONSUL_AGENT_TOKEN}"\n  }\n}',
+    ],
+)
+def test_what_the_ninth_fresh_set_showed_redacted_wrongly_is_left_alone(text):
     assert find_secrets(text) == []
