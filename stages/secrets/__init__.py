@@ -38,7 +38,7 @@ except ImportError:  # pragma: no cover
 
 from pica.stages.secrets.arguments import find_in_arguments
 from pica.stages.secrets.keyed import find_keyed
-from pica.stages.secrets.tables import HEADER_WORDS, find_in_tables
+from pica.stages.secrets.tables import HEADER_WORDS, find_in_inserts, find_in_tables
 from pica.stages.secrets.verify import FIELD, TEMPLATE, dollar_as_character, entropy, token_is_stand_in
 
 if TYPE_CHECKING:
@@ -318,7 +318,10 @@ def secret_spans(
             if span is not None:
                 add(spans, *span, rule.kind)
     found = chain(
-        find_keyed(text, lowered), find_in_arguments(text, lowered), tables(text, lowered, present, rules)
+        find_keyed(text, lowered),
+        find_in_arguments(text, lowered),
+        tables(text, lowered, present, rules),
+        find_in_inserts(text) if "insert into" in lowered else (),
     )
     for start, end, kind in found:
         if text[start:end] not in rules.public:  # published keys stay public under any name

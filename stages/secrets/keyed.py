@@ -269,7 +269,8 @@ def keyed_value_is_secret(
         return True  # password "ADMIN_PASS": a quoted literal, not a constant's name
     # Words joined by `_`/`-`, also as a selector or anchor (`#add-password`: Nosey Parker's
     # np.generic.5/6 negative_examples; their patterns never start a password with `#` or `.`)
-    if re.fullmatch(r"[#._]*[A-Za-z]+(?:[_-][A-Za-z]+)+(?:[_-]?\d+)?_*", value):
+    joined = re.fullmatch(r"[#._]*[A-Za-z]+(?:[_-][A-Za-z]+)+(?:[_-]?\d+)?_*", value)
+    if joined and not any(random_part(part) for part in re.split(r"[_-]", value)):
         return password_name and not CONCEPT_WORDS.search(value)
     if re.fullmatch(r"\d+|[A-Z][a-z]+(?:[A-Z][a-z]*)*\d?", value):
         return password_name and quote != "" and len(value) >= 4  # a number, or a type (SecretStr)
@@ -283,6 +284,12 @@ def keyed_value_is_secret(
     if re.fullmatch(r"[A-Za-z]+", value) or re.fullmatch(r"[A-Z_]{3,}\d*", value):
         return False  # a word or a CONSTANT name (`MYTOKEN1`)
     return len(value) >= 8 and random_enough(value)
+
+
+def random_part(part: str) -> bool:
+    """A part of 16 or more letters with under a quarter vowels is no word (`sk_wwrkcpctoNVVov…`:
+    a prefix and a random body); words, camelCase ones too, have about 40%."""
+    return len(part) >= 16 and sum(c in "aeiouAEIOU" for c in part) < 0.25 * len(part)
 
 
 def chosen_words(value: str) -> bool:

@@ -1443,7 +1443,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "",
-        "(?i)" + led("password", r"\w") + r"\s*=?\s*'([^'\n]{3,200})'",
+        # SQL Server writes Unicode literals `N'…'` (CREATE LOGIN … WITH PASSWORD=N'…')
+        "(?i)" + led("password", r"\w") + r"\s*=?\s*n?'([^'\n]{3,200})'",
         not_after="",
         near=r"\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]*",
     ),
@@ -1477,15 +1478,23 @@ STRUCTURES: list[Rule] = [
     ),
     # A secret named in a name/value pair: Kubernetes and Compose `env` lists (`- name: DB_PASSWORD`
     # then `value: …`; `AZDO_PAT`, a personal access token), JSON settings `{"name":
-    # "registry-password", "value": "…"}`
+    # "registry-password", "value": "…"}`, Postman's variables `{"key": "token", "value": "…"}`
     rule(
         "generic_password",
-        "name",
-        r"(?i)name\\?[\"']?\s*[:=]\s*\\?[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey|credential"
-        r"|(?<![a-z])pat(?![a-z]))"
+        "name key",
+        r"(?i)(?:name|key)\\?[\"']?\s*[:=]\s*\\?[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey"
+        r"|credential|(?<![a-z])pat(?![a-z]))"
         r"[\w.-]*\\?[\"']?\s*[,\n]\s*(?:-\s*)?\\?[\"']?value\\?[\"']?\s*[:=]\s*\\?[\"']?(?P<secret>[^\s\"',})\\]{4,})",
         not_after=r"\w",
         check=not_a_dotted_name,
+    ),
+    # ... and a Postman environment's `{"key": "mailgunKey", "value": "…"}`: a key's name, a random value
+    rule(
+        "generic_api_key",
+        "key",
+        r"(?i)\"key\":[ \t]*\"[\w.-]*key\",\s*\"value\":[ \t]*\"([\w.+/=-]{16,300})\"",
+        not_after="",
+        check=lambda value: keyed_value_is_secret("api_key", "=", value, '"'),
     ),
     # A secret named in a pair of strings: C#'s `{ "AccountKey", "…" }`, Python's `("api_key", "…")`;
     # only a random key-alphabet value, since a pair of names is a list too
@@ -2093,6 +2102,39 @@ STRUCTURES: list[Rule] = [
                 lambda value: keyed_value_is_secret("api_key", "=", value, ""),
             ),
         )
+    ),
+    # Android's string resources: <string name="…_secret">…</string> (res/values/strings.xml)
+    rule(
+        "generic_api_key",
+        "<string",
+        r"(?i)<string\s+name=\"[\w.]*(?:secret|password|passwd|token|api_?key)\"[^>\n]*>([^<\n]{6,300})</string>",
+        not_after="",
+        check=lambda value: keyed_value_is_secret("secret", "=", value, '"'),
+    ),
+    # A pair [name, value]: Rails' logged binds `[["password", "…"]]`, a tuple `("password", "…")`
+    rule(
+        "generic_password",
+        "pass pwd",
+        r"(?i)p(?:assword|asswd|wd)[\"'][ \t]*,[ \t]*[\"']([^\"'\n]{4,200})[\"'][ \t]*[\])]",
+        not_after="",
+        near=r"[\[(][ \t]*[\"'][\w.-]*",  # the pair's opening, before the name
+        check=literal_password,
+    ),
+    # PHP's serialize(): `s:8:"password";s:19:"…";` (a WordPress option, a session)
+    rule(
+        "generic_password",
+        "s:",
+        r"(?i)s:\d+:\"[\w-]*(?:password|passwd|pwd|secret|token|api_?key)\";s:\d+:\"([^\"\n]{4,300})\";",
+        not_after="",
+        check=literal_password,
+    ),
+    # Redis' AUTH command as MONITOR shows it and a client sends it: `"AUTH" ["user"] "…"`
+    rule(
+        "generic_password",
+        "auth",
+        r"(?i)\"auth\"[ \t]+(?:\"[^\"\n]{1,64}\"[ \t]+)?\"([^\"\n]{3,200})\"",
+        not_after="",
+        check=literal_password,
     ),
     # Apple property lists: <key>…Secret</key> then <string>…</string>
     rule(

@@ -14,18 +14,20 @@ import re
 from collections.abc import Iterable, Iterator
 
 from pica.stages.secrets.keyed import keyed_value_is_secret
-from pica.stages.secrets.verify import random_letters
+from pica.stages.secrets.verify import is_stand_in, random_enough, random_letters
 
 # The words of a column's name that says it holds passwords, in the languages the prose rules know;
 # the keyword automaton in __init__.py finds them in a long text, to find header lines (a hit inside a
 # longer word, the `pin` of `mapping`, is skipped)
 HEADER_WORDS = (
     "password", "passwd", "passwort", "kennwort", "pwd", "mot de passe", "contraseña", "senha", "wachtwoord",
-    "hasło", "пароль", "密码", "密碼", "パスワード", "비밀번호", "pincode", "pin", "passcode",
+    "hasło", "пароль", "密码", "密碼", "パスワード", "비밀번호", "pincode", "pin", "passcode", "secret",
 )  # fmt: skip
 # A column's name: those words, or `pin code`, perhaps after others (`login_password`, `BIOS password`)
 HEADER = re.compile(r"(?i)(?:[\w .-]*[ _.-])?(?:" + "|".join((*HEADER_WORDS, "pin code")) + ")")
 HEADER_WORD = re.compile("|".join(HEADER_WORDS))
+# A column of secrets that people do not choose (`Key Secret`, `client_secret`): its cells are random
+MACHINE_MADE = re.compile(r"(?i)secret$")
 NOT_A_COLUMN = re.compile(r"(?i)hash|hint|policy|changed|reset|expir|length|age|last|date|strength|required")
 DELIMITERS = ("\t", ",", ";")
 NAME = re.compile(r"[^\W_][\w .'/-]{0,39}")  # a column's name
@@ -122,6 +124,11 @@ def is_password(cell: str) -> bool:
     return keyed_value_is_secret("password", "=", cell, '"')
 
 
+def is_random(cell: str) -> bool:
+    """A machine-made secret: 16 or more characters, random, no stand-in."""
+    return len(cell) >= 16 and random_enough(cell) and not is_stand_in(cell)
+
+
 def unwrapped(line: str, start: int, end: int) -> tuple[int, int]:
     """A cell's span without its markup: LaTeX's \\texttt{…}, Markdown's `…` or **…**, org's =…=."""
     match = MARKUP.match(line[start:end])
@@ -164,6 +171,7 @@ def find_in_tables(
         line_end = text.find("\n", hit.start())
         line_end = len(text) if line_end == -1 else line_end
         line_start, limit = inside_string(text, line_start, hit.start())
+        line_start += text.startswith("\ufeff", line_start)  # a spreadsheet's byte order mark
         line_end = min(line_end, limit)
         done = line_end
         row = cells(text[line_start:line_end])
@@ -187,6 +195,7 @@ def find_in_tables(
                 yield s, e, "generic_password"
                 continue
         column = columns[0]
+        judge = is_random if MACHINE_MADE.search(names[column]) else is_password
         at = line_end + 1
         while at < limit:  # the rows below, until the table ends
             end = text.find("\n", at)
@@ -206,7 +215,64 @@ def find_in_tables(
                 continue
             if len(below[1]) > column:
                 s, e = unwrapped(text, at + below[1][column][0], at + below[1][column][1])
-                if e > s and is_password(text[s:e]):
+                if e > s and judge(text[s:e]):
                     yield s, e, "generic_password"
             at = end + 1
         done = at
+
+
+# SQL's INSERT names its columns, then gives each row's values in that order: a dump's or a
+# migration's `INSERT INTO users (email, password, …) VALUES ('…', '…', …), (…);`
+INSERT = re.compile(r"(?i)\binsert[ \t]+into[ \t]+[\w.\"`\[\]]+[ \t]*\(([^()]{1,2000})\)\s*values\s*")
+SECRET_COLUMN = re.compile(r"(?i)passw(?:or)?d|passwd|pwd|secret|token|api_?key|private_?key|access_?key")
+LITERAL = re.compile(r"[NnEe]?'((?:[^'\n]|'')*)'")  # a quoted SQL string; `N'…'` Unicode, `E'…'` escapes
+
+
+def sql_row(text: str, at: int) -> tuple[list[tuple[int, int] | None], int]:
+    """A row of values starting at its `(`: each value's literal span (None where it is no quoted
+    literal: a number, NULL, a call), and where the row ends."""
+    values: list[tuple[int, int] | None] = []
+    depth, start, literal = 0, at + 1, None
+    i = at
+    while i < len(text):
+        char = text[i]
+        if char == "'" or (char in "NnEe" and text.startswith("'", i + 1) and not text[start:i].strip()):
+            match = LITERAL.match(text, i)
+            if match is None:
+                break
+            if depth == 1 and not text[start:i].strip():
+                literal = match.span(1)
+            i = match.end()
+            continue
+        if char == "(":
+            depth += 1
+        elif char in ",)" and depth == 1:
+            values.append(literal if literal and not text[literal[1] + 1 : i].strip() else None)
+            start, literal = i + 1, None
+            if char == ")":
+                return values, i + 1
+        elif char == ")":
+            depth -= 1
+        i += 1
+    return values, i
+
+
+def find_in_inserts(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each quoted value in a secret-named column of an INSERT's rows (not a
+    hash's, a hint's or an expiry's column)."""
+    for insert in INSERT.finditer(text):
+        names = [name.strip().strip('"`[]') for name in insert.group(1).split(",")]
+        columns = {
+            i: name
+            for i, name in enumerate(names)
+            if SECRET_COLUMN.search(name) and not NOT_A_COLUMN.search(name) and "_id" not in name.lower()
+        }
+        at = insert.end()
+        while columns and text.startswith("(", at):
+            values, at = sql_row(text, at)
+            for i, name in columns.items():
+                span = values[i] if i < len(values) else None
+                if span and keyed_value_is_secret(name, "=", text[span[0] : span[1]], "'"):
+                    yield span[0], span[1], "generic_password"
+            while at < len(text) and text[at] in " \t\r\n,":
+                at += 1

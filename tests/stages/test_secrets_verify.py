@@ -1133,3 +1133,75 @@ def test_secrets_the_ninth_fresh_set_showed_missing_are_redacted(text, secret):
 )
 def test_what_the_ninth_fresh_set_showed_redacted_wrongly_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "INSERT INTO users (email, display_name, password, role, created_at)\n"
+            "VALUES ('omar@orbitcart.com', 'Omar L', 'cinder_FALCON_5494', 'admin', now());",
+            "cinder_FALCON_5494",
+        ),
+        (
+            "INSERT INTO oauth_clients (client_id, client_secret, name) VALUES\n"
+            "  ('w6hop', 'l4X3Gm9e6H6fyJCDf1Kh7KYnbv9kWy75P3LNa3vO', 'Copper'),\n"
+            "  ('ov345', 'MpecSYjULVqxAVuENkpjOe9EAYk50aoGPBi93wiL', 'Quartz');",
+            "MpecSYjULVqxAVuENkpjOe9EAYk50aoGPBi93wiL",
+        ),
+        ("INSERT INTO `users` (`id`,`pwd`) VALUES (1, N'Kx7#itsS3cret!');", "Kx7#itsS3cret!"),
+        (
+            "CREATE LOGIN [etl_loader] WITH PASSWORD=N'56tU!he-RrQu#Sc^f*^_', CHECK_POLICY=ON",
+            "56tU!he-RrQu#Sc^f*^_",
+        ),
+        (
+            'User Create (1.1ms)  INSERT INTO "users" ("email", "password") VALUES ($1, $2)  '
+            '[["email", "zoe@quillsoft.net"], ["password", "Falcon_orchid7333"]]',
+            "Falcon_orchid7333",
+        ),
+        (
+            '<string name="twitter_consumer_secret" translatable="false">b0zH09fxhCzU9tf50MfgY4l3jDyaVoAk</string>',
+            "b0zH09fxhCzU9tf50MfgY4l3jDyaVoAk",
+        ),
+        (
+            "\t<key>RevenueCatSecretAPIKey</key>\n\t<string>sk_wwrkcpctoNVVovNIRlLoxsrdfvRIRWKz</string>",
+            "sk_wwrkcpctoNVVovNIRlLoxsrdfvRIRWKz",
+        ),
+        ('a:2:{s:4:"user";s:6:"backup";s:8:"password";s:19:"OfQ2CABkUgOhkfmaLuq";}', "OfQ2CABkUgOhkfmaLuq"),
+        ('1721927518.273457 [0 10.0.1.6:57773] "AUTH" "eT8I2Q19P3alWCTCF"', "eT8I2Q19P3alWCTCF"),
+        (
+            '{\n  "key": "mailgunKey",\n  "value": "key-bbb22afe89de070c9069b32fa287f172",\n  "type": "secret"\n}',
+            "key-bbb22afe89de070c9069b32fa287f172",
+        ),
+        (
+            '{"key": "token", "value": "uaGnwPo0EbpPofaGc785kyArLO4CNFisWEzAnUTU", "type": "string"}',
+            "uaGnwPo0EbpPofaGc785kyArLO4CNFisWEzAnUTU",
+        ),
+        (
+            '\ufeff"Account";"Service";"Key name";"Key Secret"\n"Violet GmbH";"Twilio";"sms";"v5eo20UsiZtmTQM3tiJYTIoVC7BpnE0b"\n',
+            "v5eo20UsiZtmTQM3tiJYTIoVC7BpnE0b",
+        ),
+    ],
+)
+def test_secrets_the_eleventh_fresh_set_showed_missing_are_redacted(text, secret):
+    """Data and application files (docs/redaction.md, "Two more fresh sets"): SQL INSERT rows by
+    their columns, SQL Server's N'…', logged ORM binds, Android string resources, plists, PHP
+    serialize(), Redis AUTH, Postman variables, a spreadsheet's secret column."""
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "INSERT INTO users (email, password_hash, token_expires) VALUES ('a@b.c', '$2b$12$abc', '2024-01-01');",
+        "INSERT INTO users (email, password) VALUES ('a@b.c', NULL), ('d@e.f', DEFAULT);",
+        'cur.execute("INSERT INTO users (name, password) VALUES (%s, %s)", (name, pw))',
+        'fields = ("username", "password")\nx = ("password", "confirm_password")',
+        '<string name="password_hint">At least 12 characters</string>',
+        '{"key": "sortKey", "value": "created_at_desc_then_name"}',
+        "Client,Secret rotation,Owner\nAcme,every 90 days,ops\n",
+        "Name,Client secret,Notes\nBilling,(in Vault),rotated 2024-05\n",
+    ],
+)
+def test_what_the_eleventh_fresh_set_showed_redacted_wrongly_is_left_alone(text):
+    assert find_secrets(text) == []
