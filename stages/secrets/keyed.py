@@ -130,8 +130,11 @@ PATH_LIKE = re.compile(
 LOCATOR_STARTS = ("/", "./", "~/", "file:", "env.", "process.env", "os.environ", "arn:", "urn:")
 # `%APPDATA%`, `%2Fvar` (percent-encoded), IPython's `%aimport`, `@types/node`, `@Value`: places
 # and references; a password may start with `%` or `@` too (`%K8bJ…`, `@J1ao…#iLv1`).
-# systemd's `LoadCredential=db-password:/etc/credstore/…` names a credential and its file
-LOCATOR = re.compile(r"%\w+%|%[0-9A-Fa-f]{2}|%[a-z_]+$|@[\w.-]+(?:/[\w./-]*)?$|^[\w.-]+:/[\w.@/-]+$")
+# systemd's `LoadCredential=db-password:/etc/credstore/…` names a credential and its file,
+# and `vault:secret/data/app#password` (a secret manager's reference) names where it is
+LOCATOR = re.compile(
+    r"%\w+%|%[0-9A-Fa-f]{2}|%[a-z_]+$|@[\w.-]+(?:/[\w./-]*)?$|^[\w.-]+:/[\w.@/-]+$|^vault:[\w./-]+(?:#\w+)?$"
+)
 # Base64 starts with `/` one time in 64 (`/tdA7OTrIXCvIujLXVLp`): a path's parts are names; a
 # key's mix capitals, small letters and digits, and no part is a plain lowercase name (`tmp`).
 BASE64_NOT_PATH = re.compile(

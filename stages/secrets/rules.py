@@ -149,7 +149,9 @@ def told_in_a_sentence(value: str) -> bool:
         return False
     if (
         "://" in value
-        or value.startswith(("/", "~", "$", "%", "{"))
+        or value.startswith(
+            ("/", "~", "$", "%", "{", "}", "]", ")")
+        )  # a template's close: `{{ .x.password }}@…`
         or re.fullmatch(r"[^@\s]+@[\w-]+\.[\w.]+", value)
         or re.match(r"[A-Za-z_][\w.-]*=", value)  # a field, `user_id=41178`: "… email sent to user_id=…"
     ):
@@ -1077,7 +1079,9 @@ STRUCTURES: list[Rule] = [
     rule(
         "url_with_credentials",
         "://",
-        r"://[A-Za-z0-9._%+!$&*=~-]{0,100}:([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@(?:[\w.-]*\w|\[[^\]\s]+\])",
+        # (SMB's `DOMAIN;user`; not a template whose port is a word, `user:password@host:port`)
+        r"://[A-Za-z0-9._%+!$&*=~;-]{0,100}:([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@"
+        r"(?![\w.-]*:[A-Za-z])(?:[\w.-]*\w|\[[^\]\s]+\])",
         not_after="",
         # a mask (`guest:**@`, a log's); documentation's `username:password@` stays a password for
         # detect-secrets and secretlint (their tests), so it is redacted too
@@ -1088,6 +1092,56 @@ STRUCTURES: list[Rule] = [
         "@",
         r",[A-Za-z0-9._%+-]{1,100}:([^\s/'\"@]{1,200})@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+",
         not_after="",
+    ),
+    # A UNC-style URL without a scheme, as fstab and mount.cifs write it: `//user:pass@nas.lan/share`
+    rule(
+        "url_with_credentials",
+        "//",
+        r"//(?<![:\w/]//)[\w.$;-]{1,64}:([^\s/'\"@]{3,200})@[\w-]+(?:\.[\w-]+)*/",
+        not_after="",
+        check=literal_password,
+    ),
+    # A token as a URL's whole user part (NATS, InfluxDB, a git host): `nats://<token>@host`, random;
+    # not a Sentry DSN's, whose key is public (docs.sentry.io, "Data Source Name")
+    rule(
+        "url_with_credentials",
+        "://",
+        r"://([A-Za-z0-9_-]{20,200})@(?![\w.-]*sentry)[\w-]+(?:\.[\w-]+)*(?::\d+)?(?:[/\s'\"]|$)",
+        not_after="",
+        check=lambda token: verify.random_enough(token) and re.search(r"\d", token) is not None,
+    ),
+    # Oracle's JDBC thin URL, `jdbc:oracle:thin:user/password@host:port:SID` (Oracle JDBC guide)
+    rule(
+        "db_connection_string",
+        "jdbc:oracle:thin:",
+        r"jdbc:oracle:thin:[\w$#.-]+/([^@\s'\"]{3,200})@",
+        not_after="",
+        check=literal_password,
+    ),
+    # InfluxDB 1.x takes its login as query parameters, `?u=telegraf&p=…` (docs.influxdata.com)
+    rule(
+        "url_with_credentials",
+        "&p=",
+        r"[?&]u=[^&\s]{1,64}&p=([^&\s'\"]{3,200})",
+        not_after="",
+        check=literal_password,
+    ),
+    # An LDAP URL's bind password extension, `X-BINDPW=…` (RFC 4516 extensions; OpenLDAP)
+    rule(
+        "url_with_credentials",
+        "x-bindpw=",
+        r"(?i)x-bindpw=([^,\s'\"]{3,200})",
+        not_after="",
+    ),
+    # PHP's database connections take the password by position: `new PDO($dsn, $user, '…')`,
+    # `mysqli_connect($host, $user, '…', …)`, `new mysqli(…)` (php.net manual)
+    rule(
+        "generic_password",
+        "pdo mysqli",
+        r"(?i)\b(?:new[ \t]+pdo|mysqli_connect|new[ \t]+mysqli)[ \t]*\(\s*(?:[\"'][^\"'\n]*[\"']|\$\w+)\s*,"
+        r"\s*(?:[\"'][^\"'\n]*[\"']|\$\w+)\s*,\s*[\"']([^\"'\n]{3,200})[\"']",
+        not_after="",
+        check=literal_password,
     ),
     # A session cookie is the login itself (RFC 6265): a cookie named for a session, a login or its
     # token, with a random value, in a `Cookie:`/`Set-Cookie:` header, a cookie string (`"cookie":
@@ -1135,7 +1189,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "db_connection_string",
         "password pwd",
-        r"(?i)(?:password|pwd)\s*=\s*([^;'\"\s][^;'\"\n]{0,200}?)\s*(?=[;\"']|$)",
+        # ODBC quotes a value holding `;` or `=` in braces, `}}` an escaped brace: `PWD={a=b;c}`
+        r"(?i)(?:password|pwd)\s*=\s*(?:\{((?:[^}\n]|\}\})+)\}|([^;'\"\s{][^;'\"\n]{0,200}?)\s*(?=[;\"']|$))",
         not_after=r"\w-",
         # not a value of code, nor a directory (sudo's log: `TTY=pts/0 ; PWD=/srv/app ; USER=root`)
         check=lambda s: (
@@ -2039,7 +2094,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "",
-        r"(?m)^\[[\w.-]+\](?::\d{1,5})?[ \t]+[^\s:]+:(\S{4,200})[ \t]*$",
+        r"(?m)\[[\w.-]+\](?::\d{1,5})?[ \t]+[^\s:]+:(\S{4,200})[ \t]*$",
+        near=r"(?:^|\n)",  # the line starts with the host
         not_after="",
         check=literal_password,
     ),
@@ -2064,7 +2120,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_api_key",
         "dns",
-        r"(?m)^[ \t]*(?:acme_)?dns[ \t]+[a-z0-9_]+[ \t]+([A-Za-z0-9_-]{20,200})[ \t]*$",
+        r"(?m)dns[ \t]+[a-z0-9_]+[ \t]+([A-Za-z0-9_-]{20,200})[ \t]*$",
+        near=r"(?:^|\n)[ \t]*(?:acme_)?",  # the directive starts its line
         not_after="",
         check=verify.random_enough,
     ),

@@ -1205,3 +1205,61 @@ def test_secrets_the_eleventh_fresh_set_showed_missing_are_redacted(text, secret
 )
 def test_what_the_eleventh_fresh_set_showed_redacted_wrongly_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            'ODBC_CONN: "Driver={ODBC Driver 18};Server=tcp:s,1433;UID=m;PWD={W0mb4=7l4n73rn@7};Encrypt=yes;"',
+            "W0mb4=7l4n73rn@7",
+        ),
+        (
+            "  jdbc_url: 'jdbc:oracle:thin:apps_ro/qBRFMpjFF9VEnRCeru_G2_Q7p@oradb01.corp.lan:1521:ORCL',",
+            "qBRFMpjFF9VEnRCeru_G2_Q7p",
+        ),
+        (
+            "'default' => env('NATS_URL', 'nats://ZgNec6BCRomvXL3i7K6KCTxbYNP3EtMqKzGpdDsY@nats-0.nats.svc:4222'),",
+            "ZgNec6BCRomvXL3i7K6KCTxbYNP3EtMqKzGpdDsY",
+        ),
+        (
+            't.Setenv("INFLUX_URL", "http://influxdb:8086/query?u=telegraf&p=Mei1972~tam&db=telegraf")',
+            "Mei1972~tam",
+        ),
+        (
+            "//mediauser:1Nh*~9U8Zq_~EJhyAs*!M@nas.lan/media  /mnt/media  smbfs  rw,noauto  0 0",
+            "1Nh*~9U8Zq_~EJhyAs*!M",
+        ),
+        (
+            'url = "smb://ACME;svc_scan:cobalt-bramble-yarrow-89@fs01.corp.lan/backups/db"',
+            "cobalt-bramble-yarrow-89",
+        ),
+        ("$pdo = new PDO('mysql:host=dbhost;dbname=catalog', 'deploy', 'Friday2025!', [", "Friday2025!"),
+        (
+            "app.ldap.url=ldaps://ldap.corp.acme.io:636/dc=corp?uid?sub?(o=x)?bindname=cn=svc,X-BINDPW=Tariq1986.mea",
+            "Tariq1986.mea",
+        ),
+    ],
+)
+def test_secrets_the_tenth_fresh_set_showed_missing_are_redacted(text, secret):
+    """Connection strings and URIs (docs/redaction.md, "Two more fresh sets"): ODBC's braced
+    values, Oracle's JDBC thin URL, a token as a URL's user, InfluxDB's query login, scheme-less and
+    domain-qualified SMB URLs, PHP's PDO, LDAP's X-BINDPW."""
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Environment="DATABASE_URL=mysql://USER:PASSWORD@HOST:PORT/DATABASE"',
+        "  amqp_url: amqp://user:pass@host:port/vhost",
+        "The URI has the form `scheme://user:password@host:port/db`.",
+        "DATABASE_URL=postgres://{{ .Data.username }}:{{ .Data.password }}@pg-rw.db.svc:5432/orders",
+        "  password: vault:secret/data/prod/orders-db#password",
+        'Sentry.init({ dsn: "https://7f3b2c1d9e8a4f5b6c7d8e9f0a1b2c3d@o841570.ingest.us.sentry.io/2736775" });',
+        "git clone ssh://git@gitlab.internal:2222/platform/api.git",
+        "$pdo = new PDO($dsn, $user, $password);",
+    ],
+)
+def test_what_the_tenth_fresh_set_showed_redacted_wrongly_is_left_alone(text):
+    assert find_secrets(text) == []
