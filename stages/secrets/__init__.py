@@ -320,7 +320,7 @@ def secret_spans(
     found = chain(
         find_keyed(text, lowered),
         find_in_arguments(text, lowered),
-        tables(text, lowered, present, rules),
+        tables_in(text, lowered, present, rules),
         find_in_inserts(text) if "insert into" in lowered else (),
     )
     for start, end, kind in found:
@@ -329,7 +329,7 @@ def secret_spans(
     return spans
 
 
-def tables(text: str, lowered: str, present: dict[str, Sequence[int]], rules: RuleSet) -> Iterator:
+def tables_in(text: str, lowered: str, present: dict[str, Sequence[int]], rules: RuleSet) -> Iterator:
     """The passwords in tables, looked for where the automaton found a header's word (tables.py)."""
     if rules.automaton is None:
         return find_in_tables(text, lowered)

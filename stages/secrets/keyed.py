@@ -331,8 +331,10 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool, en
         return True  # a path, a reference to the environment, an ARN: where a secret is, not one
     if re.match(r"[A-Za-z][\w+.-]*://[^@\s]*$", value):
         return True  # a URL without credentials in it (one with them is its own rule's)
-    if not quote and value.isalpha() and re.match(r"[,.;:!?]?[ \t]+[A-Za-z]", after):
-        return True  # a word in a sentence: `:param password: encrypt …`, `password is memorable, I…`
+    if not quote and value.isalpha() and re.match(r"[,.;:!?]?[ \t]+[^\W_]", after):
+        # a word in a sentence: `:param password: encrypt …`, `password is memorable, I…`,
+        # "Policy password: almeno 12 caratteri"
+        return True
     if re.fullmatch(r"--?[a-z]+(?:-[a-z]+)*", value) and not password_name:
         return True  # an option's name (`$key = '-exitval'`)
     # a variable or type name, or a namespaced tag; a password may be any word, so not for those;

@@ -93,9 +93,18 @@ def led(word: str, *not_before: str) -> str:
 # "is" in the languages of the told-in-a-sentence rule, with "now" after it ("is nu", "es ahora")
 PROSE_COPULA = (
     r"(?:(?:now|nu|ahora|ora|agora|jetzt|maintenant|teraz)[ \t]+)?"
-    r"(?:is|was|es|è|é|ist|lautet|est|är|er|on|jest|wordt|je|to|теперь|—|-)"
+    r"(?:is|was|es|è|é|ist|lautet|est|c'est|är|er|on|jest|wordt|je|to|теперь|là|adalah|είναι|הוא|היא|هو|هي|คือ|—|-)"
     r"(?:[ \t]+(?:now|nu|ahora|ora|agora|jetzt|maintenant|teraz|теперь))?"
 )
+
+
+# Words before a colon do not cross a copula: "… é Floripa@2024casa (rede: ESCRITORIO-5G)" tells
+# the password after "é", not the network's name after "rede:"
+NOT_A_COPULA = (
+    r"(?!(?:is|was|es|è|é|ist|lautet|est|c'est|är|jest|wordt|là|adalah|είναι|הוא|היא|هو|هي|คือ)[ \t])"
+)
+# Full-width punctuation (CJK), the Arabic comma, the Devanagari danda, CJK quotes
+WIDE_PUNCTUATION = "\uff09\uff0c\u3002\uff1b\uff01\uff1f\u060c\u0964\u3001\u300d\u300f"
 
 
 # Where a value told in prose ends: white space, the text's end, or the close of the JSON string
@@ -121,9 +130,11 @@ NOT_A_SECRET_CODE = (
 # domofonu", "for the gate"), and not what code is written in ("Code Snippets", "Code coverage")
 CODE_OF = (
     r"(?![ \t]+(?:snippets?|coverage|lines?|review|quality|size|blocks?|files?|examples?|changes?)\b)"
-    r"(?=(?:[ \t]+[^\s:]+){0,7}?[ \t]+(?:de|del|da|do|della|di|du|des|d'\w+|for|of|to|für|zum|zur|van|voor"
-    r"|bij|для|от|на|u|na|dla|pour|para|per)\b)"
+    r"(?=(?:[ \t]+[^\s:]+){0,7}?[ \t]+(?:de|del|da|do|della|di|du|des|d'\w+|dell'\w+|for|of|to|für|zum"
+    r"|zur|van|voor|bij|для|от|від|на|u|na|dla|pour|para|per|till|för|k|ke|pro|od|של)(?![^\W\d_]))"
 )
+# "is" after the words for what a code opens, in the languages above
+CODE_COPULA = r"(?:is|ist|est|es|è|é|är|er|to|je|jest|era|είναι|הוא|היא|คือ)(?=[ \t])"
 # The value of a code: 4 to 10 digits, or a letter and digits (a French digicode, B2487)
 CODE_VALUE = r"([A-Za-z]?\d{4,10})(?![\d.,/:-]?\d)"
 
@@ -133,6 +144,12 @@ def secret_code(value: str) -> bool:
     if len(set(value)) == 1 or re.fullmatch(r"(?:19|20)\d\d", value):
         return False
     return keyed_value_is_secret("pin_password", "=", value, '"')
+
+
+def machine_made(value: str) -> bool:
+    """A key or token, not a word, a name or a number: random, with letters and digits."""
+    has_both = re.search(r"\d", value) is not None and re.search(r"[A-Za-z]", value) is not None
+    return has_both and keyed_value_is_secret("api_key", "=", value, "")
 
 
 def literal_password(value: str) -> bool:
@@ -735,6 +752,15 @@ TOKENS: list[Rule] = [
     rule("langsmith_api_key", "lsv2_", r"lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}" + E, not_after=r"\w"),
     rule("twitch_token", "live_", r"live_\d{8,12}_[A-Za-z0-9]{30,36}" + E),  # np: twitch.1
     rule("heroku_api_key", "hrku-aa", r"HRKU-AA[\w-]{58}" + EW),  # gl: heroku-api-key-v2
+    # Yandex OAuth tokens `y0_…` (yandex.ru/dev/id/doc), VK access tokens `vk1.a.…` (dev.vk.com),
+    # Mercado Pago access tokens `APP_USR-<16>-<6>-<32 hex>-<id>` (mercadopago.com/developers),
+    # Midtrans server keys `Mid-server-…` (`SB-` in the sandbox; its `Mid-client-` keys are public)
+    rule("yandex_token", "y0_", r"y0_[A-Za-z0-9_-]{40,}" + EW, entropy=3.5, not_after=r"\w"),
+    rule("vk_token", "vk1.a.", r"vk1\.a\.[A-Za-z0-9_-]{80,}" + EW, not_after=r"\w"),
+    rule("mercadopago_token", "app_usr- test-", r"(?:APP_USR|TEST)-\d{16}-\d{6}-[0-9a-f]{32}-\d{6,12}" + E),
+    rule(
+        "midtrans_server_key", "mid-server-", r"(?:SB-)?Mid-server-[A-Za-z0-9_-]{20,}" + EW, not_after=r"\w"
+    ),
     # CircleCI personal API tokens: CCIPAT_ + id + _ + 40 hex (circleci.com/docs, "Managing API tokens")
     rule("circleci_token", "ccipat_", r"CCIPAT_[A-Za-z0-9]{20,30}_[0-9a-f]{40}" + E),
     # Netlify personal access tokens: nfp_ + 36 (docs.netlify.com, "Personal access tokens")
@@ -1102,11 +1128,11 @@ STRUCTURES: list[Rule] = [
         check=literal_password,
     ),
     # A token as a URL's whole user part (NATS, InfluxDB, a git host): `nats://<token>@host`, random;
-    # not a Sentry DSN's, whose key is public (docs.sentry.io, "Data Source Name")
+    # not a Sentry DSN's, whose key is public (docs.sentry.io, "Data Source Name"), nor SSH's user
     rule(
         "url_with_credentials",
         "://",
-        r"://([A-Za-z0-9_-]{20,200})@(?![\w.-]*sentry)[\w-]+(?:\.[\w-]+)*(?::\d+)?(?:[/\s'\"]|$)",
+        r"(?<!ssh)://([A-Za-z0-9_-]{20,200})@(?![\w.-]*sentry)[\w-]+(?:\.[\w-]+)*(?::\d+)?(?:[/\s'\"]|$)",
         not_after="",
         check=lambda token: verify.random_enough(token) and re.search(r"\d", token) is not None,
     ),
@@ -1536,18 +1562,19 @@ STRUCTURES: list[Rule] = [
     # "registry-password", "value": "…"}`, Postman's variables `{"key": "token", "value": "…"}`
     rule(
         "generic_password",
-        "name key",
-        r"(?i)(?:name|key)\\?[\"']?\s*[:=]\s*\\?[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey"
+        "name",
+        r"(?i)name\\?[\"']?\s*[:=]\s*\\?[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey"
         r"|credential|(?<![a-z])pat(?![a-z]))"
         r"[\w.-]*\\?[\"']?\s*[,\n]\s*(?:-\s*)?\\?[\"']?value\\?[\"']?\s*[:=]\s*\\?[\"']?(?P<secret>[^\s\"',})\\]{4,})",
         not_after=r"\w",
         check=not_a_dotted_name,
     ),
-    # ... and a Postman environment's `{"key": "mailgunKey", "value": "…"}`: a key's name, a random value
+    # ... and a Postman environment's `{"key": "mailgunKey", "value": "…"}`: a key's, a secret's or a
+    # token's name, a random value (quoted: keyword arguments `key=…, value=…` are code)
     rule(
         "generic_api_key",
         "key",
-        r"(?i)\"key\":[ \t]*\"[\w.-]*key\",\s*\"value\":[ \t]*\"([\w.+/=-]{16,300})\"",
+        r"(?i)\"key\":[ \t]*\"[\w.-]*(?:key|secret|token)\",\s*\"value\":[ \t]*\"([\w.+/=-]{16,300})\"",
         not_after="",
         check=lambda value: keyed_value_is_secret("api_key", "=", value, '"'),
     ),
@@ -1680,10 +1707,12 @@ STRUCTURES: list[Rule] = [
             check=check,
         )
         for words, cjk in (
-            ("密码 密碼 口令 パスワード 暗証番号 비밀번호 암호", True),
+            ("密码 密碼 口令 パスワード 暗証番号 비밀번호 비번 암호", True),
+            ("पासवर्ड পাসওয়ার্ড รหัสผ่าน סיסמה סיסמת סיסמא", True),
+            (r"كلمة\sالمرور كلمة\sمرور كلمة\sالسر رمز گذرواژه", True),
             (
                 "contraseña contrasena passwort kennwort senha пароль parola wachtwoord hasło haslo lösenord "
-                "passord adgangskode salasana heslo jelszó şifre",
+                "lösenordet passord passordet adgangskode salasana heslo jelszó şifre şifresi κωδικός",
                 False,
             ),
             (r"mot\sde\spasse mật\skhẩu kata\ssandi", False),
@@ -1701,7 +1730,7 @@ STRUCTURES: list[Rule] = [
                 ),
             ),
             (
-                r"[ \t]+(?:ist|est|es|é|är|er|on|jest)[ \t]",
+                r"[ \t]+(?:ist|est|es|é|är|er|on|jest|là|adalah|είναι|הוא|היא|هو|هي|คือ)[ \t]",
                 lambda value: (
                     keyed_value_is_secret("password", " is ", value, "") or told_in_a_sentence(value)
                 ),
@@ -1718,30 +1747,47 @@ STRUCTURES: list[Rule] = [
             "generic_password",
             "",
             "(?i)"
-            + led(word, r"\w")
+            + (word if glued else led(word, r"\w"))
             + suffix
-            # a colon after words (not `password =`, the keyed scan's), or a copula after any
-            + r"(?:(?:(?:[ \t]+(?:[^\s.!?;:=]|\.(?=\S)){1,30}){1,8}?[ \t]*[:\uff1a=]"
+            # a colon after words (not `password =`, the keyed scan's), or a copula after any; in
+            # scripts without spaces between words the copula is written onto the last word
+            + r"(?:(?:(?:[ \t]+"
+            + NOT_A_COPULA
+            + r"(?:[^\s.!?;:=]|\.(?=\S)){1,30}){1,8}?[ \t]*(?:[:\uff1a=]|คือ|是|为|為|は|는|은)"
             + r"|(?:[ \t]+(?:[^\s.!?;:=]|\.(?=\S)){1,30}){0,8}?[ \t]+"
             + PROSE_COPULA
             + r")[ \t]+"
-            + r"[\"'«“„]?(?=[^\s\"'»”]*[\d!@#$%^&*_+=~?]|[^\s\"'»”]*\w\.\w+\.\w)"
+            + r"(?:«[ \u00a0]?|[\"'“„])?(?=[^\s\"'»”]*[\d!@#$%^&*_+=~?]|[^\s\"'»”]*\w\.\w+\.\w)"
             + r"|[ \t]+[\"'«“„]?(?=[^\s\"'»”]*\d)(?=[^\s\"'»”]*[^\W\d_]))"
-            + r"([^\s\"'»”\x60][^\s\"'»”]{4,62}?[^\s\"'»”\x60])[\"'»”]?(?=[.,;!?)]*"
+            # the value ends at a space, a text's end, a JSON string's close, or (full-width or
+            # other scripts' punctuation, then) a letter of a script other than Latin: `Huawei@Lab2023），`
+            + r"([^\s\"'»”\x60][^\s\"'»”]{4,62}?[^\s\"'»”\x60])[\"'»”]?(?=[.,;!?)"
+            + WIDE_PUNCTUATION
+            + r"]*(?:"
             + PROSE_END
-            + ")",
+            + r"|[^\x00-\u024f]))",
             not_after="",
             check=told_in_a_sentence,
         )
-        for word, suffix in (
+        for word, suffix, glued in (
             *(
-                (w, "")
+                (w, "", False)
                 for w in ("password", "passphrase", "pw", "passwort", "kennwort", "contraseña", "senha")
             ),
-            *((w, "") for w in ("wachtwoord", "hasło", "haslo", "пароль", "lösenord", "passord", "salasana")),
-            *((w, "") for w in ("adgangskode", "heslo", "jelszó", r"mot\sde\spasse")),
-            ("şifre", "(?:si|niz)?"),
-            ("sifre", "(?:si|niz)?"),
+            *(
+                (w, "", False)
+                for w in ("wachtwoord", "hasło", "haslo", "пароль", "salasana", "heslo", "jelszó")
+            ),
+            *((w, "", False) for w in (r"mot\sde\spasse", r"mật\skhẩu", r"kata\ssandi", "κωδικός", "κωδικό")),
+            ("lösenord", "(?:et)?", False),  # Swedish, Norwegian, Danish: the definite form
+            ("passord", "(?:et)?", False),
+            ("adgangskode", "n?", False),
+            ("şifre", "(?:si|niz)?", False),
+            ("sifre", "(?:si|niz)?", False),
+            # scripts that write particles, articles and prefixes onto the word: no word boundary
+            *((w, "", True) for w in ("密码", "密碼", "口令", "パスワード", "비밀번호", "비번", "암호")),
+            *((w, "", True) for w in ("पासवर्ड", "পাসওয়ার্ড", "รหัสผ่าน", "รหัส", "סיסמה", "סיסמת", "סיסמא")),
+            *((w, "", True) for w in (r"كلمة\sالمرور", r"كلمة\sمرور", r"كلمة\sالسر", "رمز", "گذرواژه")),
         )
     ),
     # A remark between the name and its value, as the other languages' rule above allows:
@@ -1877,17 +1923,26 @@ STRUCTURES: list[Rule] = [
             + word
             + r"(?![a-z])"
             + preposition
-            + r"(?:[ \t]+(?:[^\s\d.!?;:=]|\.(?=\S)){1,20}){1,8}?[ \t]*[:\uff1a][ \t]*"
+            + r"(?:[ \t]+(?:[^\s\d.!?;:=]|\.(?=\S)){1,20}){1,8}?(?:[ \t]*[:\uff1a]|[ \t]+"
+            + CODE_COPULA
+            + r")[ \t]*"
             + CODE_VALUE,
             not_after="",
             unless=NOT_A_SECRET_CODE,
             check=secret_code,
         )
         for word, preposition in (
-            *((w, CODE_OF) for w in ("code", "código", "codigo", "kod", "kode")),
+            # "Der Code für den Schlüsseltresor … ist 9027", "Il codice del lucchetto … è 6452",
+            # "Koden till larmet … är 4139", "Kód k trezoru … je 3604", "הקוד של האזעקה … הוא 8142"
+            *(
+                (w, CODE_OF)
+                for w in ("code", "código", "codigo", "codice", "kod", "koden", "kode", "kód", "ה?קוד")
+            ),
             ("код", ""),
         )
     ),
+    # Thai writes the copula onto the words before it: "รหัสตู้เซฟห้องบัญชีคือ 1846"
+    rule("generic_password", "", r"รหัส\S{0,40}?คือ[ \t]*" + CODE_VALUE, not_after="", check=secret_code),
     *(
         rule(
             "generic_password",
@@ -2034,6 +2089,39 @@ STRUCTURES: list[Rule] = [
             ("토큰", ""),
             ("키", ""),
         )
+    ),
+    # A machine-made secret told in a sentence, in any language, with words between its name and
+    # the colon or copula: "Client secret aplikacji Allegro do synchronizacji ofert: …", "AppSecret
+    # 是 …", "Channel secret ของ LINE OA ร้านค้า: …", "Server key Midtrans sandbox buat testing: …",
+    # "REST API 키 공유드립니다: …". The value is random, holds letters and digits, 16 or more.
+    *(
+        rule(
+            "generic_api_key",
+            "",
+            "(?i)"
+            + word
+            + r"(?:[ \t]+[^\s:\uff1a]{1,30}){0,8}?[ \t]*(?:[:\uff1a]|[ \t]—|是|为|為|は|는"
+            + copula
+            + r")[ \t]*([A-Za-z0-9+/=_.-]{16,200}?)"
+            + r"(?=[.,;!?)"
+            + WIDE_PUNCTUATION
+            + r"]*(?:[^\w+/=.-]|[^\x00-\u024f]|$))",
+            not_after="",
+            check=machine_made,
+        )
+        for words, copula in (
+            # English names take a colon: "your API key is …" is the keyed scan's judgement (a
+            # Trello API key is public), and not an ARN's `:secret:` or Pulumi's `fn::secret:`
+            (
+                ("(?<![:/])secret", "token", r"(?:api|access|server|app|rest\sapi|channel|secret)[\s_-]?key"),
+                "",
+            ),
+            (
+                ("токен", "ключ", "密钥", "秘钥", "令牌", "キー", "トークン", "토큰", "키", "시크릿"),
+                r"|[ \t]+" + PROSE_COPULA + r"(?=[ \t])",
+            ),
+        )
+        for word in words
     ),
     # OpenVPN's static keys (tls-auth, tls-crypt, secret): 2048 bits of hex between its own markers
     rule(

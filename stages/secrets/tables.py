@@ -125,8 +125,8 @@ def is_password(cell: str) -> bool:
 
 
 def is_random(cell: str) -> bool:
-    """A machine-made secret: 16 or more characters, random, no stand-in."""
-    return len(cell) >= 16 and random_enough(cell) and not is_stand_in(cell)
+    """A machine-made secret: 16 or more characters without spaces, random, no stand-in."""
+    return len(cell) >= 16 and not re.search(r"\s", cell) and random_enough(cell) and not is_stand_in(cell)
 
 
 def unwrapped(line: str, start: int, end: int) -> tuple[int, int]:
@@ -194,6 +194,9 @@ def find_in_tables(
             if is_password(text[s:e]):
                 yield s, e, "generic_password"
                 continue
+        above = cells(text[text.rfind("\n", 0, max(line_start - 1, 0)) + 1 : max(line_start - 1, 0)])
+        if syntax == "pipe" and line_start and above is not None and above[0] == "pipe":
+            continue  # a row inside a table (`| sidekiq_secret | … | sidekiq-secret |`), not its header
         column = columns[0]
         judge = is_random if MACHINE_MADE.search(names[column]) else is_password
         at = line_end + 1

@@ -110,7 +110,7 @@ def b64_pem_ok(blob: str) -> bool:
 # Marks of a value written to stand for a secret: runs of x, "your…", "here", "changeme", `<…>`.
 STAND_IN = re.compile(
     r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder|(?:change|replace)[_-]?me"
-    r"|your|here\b|<[^>]*>"
+    r"|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
 )
 STAND_IN_WORDS = re.compile(
     r"(?i)^(?:null|nullptr|none|nil|undefined|true|false|string|required|optional|secret|password|passwd|pass"
