@@ -196,10 +196,11 @@ def _secret_span(rule: Rule, text: str, match: re.Match[str]) -> tuple[int, int]
         return None
     if entropy(secret) < rule.min_entropy or token_is_stand_in(secret):
         return None
-    # psexec -p %VAR% is a password for Nosey Parker; elsewhere a template is not a secret
+    # psexec -p %VAR% is a password for Nosey Parker (np: psexec.1); elsewhere a template is no secret
     literal = dollar_as_character(secret)
     templated = group and (TEMPLATE.search(literal) or FIELD.search(literal))
-    if templated and not (rule.kind == "cli_credentials" and re.fullmatch(r"%\w+%", secret)):
+    psexec = re.fullmatch(r"%\w+%", secret) and "psexec" in text[max(0, start - 300) : start].lower()
+    if templated and not (rule.kind == "cli_credentials" and psexec):
         return None
     return start, end
 

@@ -92,6 +92,8 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 IDENTIFIER = re.compile(
     r"^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?|[A-Za-z_]\w*[(\[].*|[a-z]{2,}(?:[A-Z][a-z]{2,})+\d*)$"
 )
+# Windows setup's configuration passes (learn.microsoft.com, "How Configuration Passes Work")
+SETUP_PASS = re.compile(r"windowsPE|offlineServicing|generalize|specialize|auditSystem|auditUser|oobeSystem")
 PREPOSITIONS = frozenset(("from", "by", "with", "under", "on", "in", "at", "per"))
 # A value in HTML's markup for a literal: `<code>…</code>`, `<kbd>…</kbd>`
 MARKED_UP = re.compile(r"<(code|kbd|tt|samp)>([^<]+)</\1>(?:</\w+>)*")  # and the tags it closes
@@ -413,6 +415,8 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
             continue  # "cache key: …", "page token: …": the word before names what kind
         if kind and name.lower() == "key" and kind[1].lower() in PREPOSITIONS:
             continue  # "Cache restored from key: …", "sorted by key: …": a lookup key
+        if name.lower() == "pass" and SETUP_PASS.fullmatch(match.group("quoted") or ""):
+            continue  # unattend.xml's `<settings pass="windowsPE">`: the setup pass it configures
         if text[start - 2 : start] == "${" and text.startswith("?", match.end("sep")):
             continue  # the shell's `${DB_PASSWORD:?missing}`: the message when it is unset
         if not match.group("sep").strip() and text[start - 1 : start] in ("'", '"'):

@@ -146,6 +146,15 @@ def secret_code(value: str) -> bool:
     return keyed_value_is_secret("pin_password", "=", value, '"')
 
 
+# The names of machine-made secrets in English, the words a sentence may put between a name and
+# its colon, and "is" written onto the word before it in Chinese, Japanese and Korean
+ENGLISH_SECRET_WORDS = (
+    "(?<![:/])secret", "token", r"(?:api|access|server|app|rest\sapi|channel|secret)[\s_-]?key"
+)  # fmt: skip
+PROSE_WORDS = r"(?:[ \t]+[^\s:\uff1a]{1,30}){0,8}?"
+CJK_IS = "是|为|為|は|는"
+
+
 def machine_made(value: str) -> bool:
     """A key or token, not a word, a name or a number: random, with letters and digits."""
     has_both = re.search(r"\d", value) is not None and re.search(r"[A-Za-z]", value) is not None
@@ -1302,6 +1311,65 @@ STRUCTURES: list[Rule] = [
         r"(?i)convertto-securestring(?:\s+-string)?\s+" + CLI_VALUE + r"(?=[^\n]{0,80}-asplaintext)",
         not_after="",
     ),
+    rule(
+        "generic_password",
+        "",
+        r"(?i)convertto-securestring\s+-asplaintext\s+(?:-string\s+)?" + CLI_VALUE,
+        not_after="",
+        check=literal_password,
+    ),
+    # Windows' own password switches (learn.microsoft.com, each command's reference): cmdkey's
+    # `/pass:`, wmic's `/password:`, appcmd's `/processModel.password:`, netdom's `/PasswordD:` and
+    # `/PasswordO:`, schtasks' `/RP` (the run-as password; `*` asks for it)
+    rule(
+        "cli_credentials",
+        "/pass /password /processmodel.password /rp",
+        r"(?i)(?<![\w/])/(?:pass|password|processmodel\.password|passwordd|passwordo|rp)(?::|[ \t]+(?=\S))"
+        + CLI_VALUE,
+        not_after="",
+        check=literal_password,
+    ),
+    # dsadd/dsmod `-pwd …`, `net user NAME PASSWORD /add`, `reg add … /v DefaultPassword … /d …`
+    # (Winlogon's auto-logon), SAP HANA's `hdbuserstore SET KEY host:port USER PASSWORD`
+    rule(
+        "cli_credentials",
+        "dsadd dsmod",
+        r"(?i)\bds(?:add|mod)\b[^\n]*?\s-pwd\s+" + CLI_VALUE,
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "cli_credentials",
+        "net user",
+        r"(?i)\bnet[ \t]+user[ \t]+\S+[ \t]+(?!/)" + CLI_VALUE + r"(?=[ \t]+/add\b)",
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "generic_password",
+        "/v",
+        r"(?i)/v[ \t]+\"?\w*password\"?[ \t]+(?:/t[ \t]+\w+[ \t]+)?/d[ \t]+" + CLI_VALUE,
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "cli_credentials",
+        "hdbuserstore",
+        r"(?i)\bhdbuserstore\b(?:[ \t]+-\w+)*[ \t]+set[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+" + CLI_VALUE,
+        not_after="",
+        check=literal_password,
+    ),
+    # Chocolatey's API key, given to `choco apikey --key …` or `choco push --api-key …`
+    rule(
+        "generic_api_key",
+        "choco",
+        r"(?i)\bchoco(?:latey)?\b[^\n]*?(?:--key|-k|--api-key|--apikey)[ =][\"']?("
+        + UUID
+        + r"|[A-Za-z0-9]{20,64})",
+        not_after="",
+    ),
+    # WebSphere's `{xor}` passwords: XOR with `_`, then base64, a disguise, not a cipher (IBM docs)
+    rule("generic_password", "{xor}", r"\{xor\}([A-Za-z0-9+/]{4,}={0,2})", not_after=""),
     # The line a `kubectl get secret … -o jsonpath='{.data.x}'` prints: the secret, base64 or decoded
     rule(
         "generic_password",
@@ -1550,11 +1618,23 @@ STRUCTURES: list[Rule] = [
         not_after="",
     ),
     # <SomethingToken>value</SomethingToken> (gitleaks' xml sample templates), <pwd>, <credentials>;
-    # a plist's <key> names one
+    # a plist's <key> names one; FileZilla's `<Pass encoding="base64">…</Pass>`; not a key's file
     rule(
         "generic_api_key",
-        "token secret password passwd pwd credential key",
-        r"(?i)<((?![\w-]*keyword|key>)[\w-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*)>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
+        "token secret password passwd pwd credential key <pass",
+        r"(?i)<((?![\w-]*keyword|key>)[\w-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*"
+        r"|pass)(?:\s[^<>]*)?>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
+        not_after="",
+        check=lambda value: re.match(r"[A-Za-z]:\\|[/~]", value) is None,
+    ),
+    # Windows setup answer files (unattend.xml): `<AdministratorPassword>`, `<Password>` of a local
+    # account or the auto-logon, then `<Value>…</Value>` (plain, or base64 of UTF-16 when
+    # `<PlainText>false</PlainText>`: encoded, not encrypted); SSIS `.dtsConfig`'s `…Password]`
+    # property then its `<ConfiguredValue>` (learn.microsoft.com)
+    rule(
+        "generic_password",
+        "<value> <configuredvalue>",
+        r"(?i)(?:<\w*password>|\[\w*password\]\"[^>\n]*>)\s*<(value|configuredvalue)>(?P<secret>[^<\n]{3,300})</\1>",
         not_after="",
     ),
     # A secret named in a name/value pair: Kubernetes and Compose `env` lists (`- name: DB_PASSWORD`
@@ -2100,25 +2180,31 @@ STRUCTURES: list[Rule] = [
             "",
             "(?i)"
             + word
-            + r"(?:[ \t]+[^\s:\uff1a]{1,30}){0,8}?[ \t]*(?:[:\uff1a]|[ \t]—|是|为|為|は|는"
-            + copula
-            + r")[ \t]*([A-Za-z0-9+/=_.-]{16,200}?)"
+            + between
+            + r"[ \t]*([A-Za-z0-9+/=_.-]{16,200}?)"
             + r"(?=[.,;!?)"
             + WIDE_PUNCTUATION
             + r"]*(?:[^\w+/=.-]|[^\x00-\u024f]|$))",
             not_after="",
             check=machine_made,
         )
-        for words, copula in (
-            # English names take a colon: "your API key is …" is the keyed scan's judgement (a
-            # Trello API key is public), and not an ARN's `:secret:` or Pulumi's `fn::secret:`
+        for words, between in (
+            # English names: words, then a colon; or CJK's colon or copula at once. "your API key is
+            # …" and `clientSecret: …` are the keyed scan's judgement (a Trello API key is public);
+            # not an ARN's `:secret:` or Pulumi's `fn::secret:`.
             (
-                ("(?<![:/])secret", "token", r"(?:api|access|server|app|rest\sapi|channel|secret)[\s_-]?key"),
-                "",
+                ENGLISH_SECRET_WORDS,
+                PROSE_WORDS.replace("{0,8}", "{1,8}") + r"[ \t]*(?:[:\uff1a]|[ \t]—|" + CJK_IS + ")",
             ),
+            (ENGLISH_SECRET_WORDS, r"[ \t]*(?:\uff1a|" + CJK_IS + ")"),
             (
                 ("токен", "ключ", "密钥", "秘钥", "令牌", "キー", "トークン", "토큰", "키", "시크릿"),
-                r"|[ \t]+" + PROSE_COPULA + r"(?=[ \t])",
+                PROSE_WORDS
+                + r"[ \t]*(?:[:\uff1a]|[ \t]—|"
+                + CJK_IS
+                + r"|[ \t]+"
+                + PROSE_COPULA
+                + r"(?=[ \t]))",
             ),
         )
         for word in words

@@ -109,7 +109,7 @@ def b64_pem_ok(blob: str) -> bool:
 
 # Marks of a value written to stand for a secret: runs of x, "your…", "here", "changeme", `<…>`.
 STAND_IN = re.compile(
-    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder|(?:change|replace)[_-]?me"
+    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder|(?:change|replace)[_-]?me|autogenerate"
     r"|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
 )
 STAND_IN_WORDS = re.compile(

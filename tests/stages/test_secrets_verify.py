@@ -1333,8 +1333,8 @@ def test_what_the_tenth_fresh_set_showed_redacted_wrongly_is_left_alone(text):
     ],
 )
 def test_secrets_the_thirteenth_fresh_set_showed_missing_are_redacted(text, secret):
-    """Credentials shared in chat, mail and tickets in 25 languages (docs/redaction.md, "Two more
-    fresh sets, 12 and 13"): their words for password, secret, key and code, their copulas and
+    """Credentials shared in chat, mail and tickets in 25 languages (docs/redaction.md,
+    "Windows files and 25 languages"): their words for password, secret, key and code, their copulas and
     particles, full-width and other scripts' punctuation, and regional providers' formats."""
     assert secret not in redact(text)
 
@@ -1355,4 +1355,76 @@ def test_secrets_the_thirteenth_fresh_set_showed_missing_are_redacted(text, secr
     ],
 )
 def test_what_the_thirteenth_fresh_set_and_real_code_showed_is_left_alone(text):
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ('<User>opsadmin</User>\n<Pass encoding="base64">V2FsbnV0Ljg3MTNY</Pass>', "V2FsbnV0Ljg3MTNY"),
+        (
+            "<AdministratorPassword>\n  <Value>z6uFhvbhZ!4rSL~SQGt9</Value>\n  <PlainText>true</PlainText>",
+            "z6uFhvbhZ!4rSL~SQGt9",
+        ),
+        (
+            '<Configuration Path="\\Package.Connections[FTP].Properties[ServerPassword]" ValueType="String">\n'
+            "  <ConfiguredValue>Copper#8404G</ConfiguredValue>",
+            "Copper#8404G",
+        ),
+        (
+            "cmdkey /add:FS01.adatum.com /user:ADATUM\\svc_web /pass:dycyP-XDj20t!v~d-UFYt",
+            "dycyP-XDj20t!v~d-UFYt",
+        ),
+        (
+            'wmic /node:"ERPDB" /user:"WOODGROVE\\adm" /password:"Badger~1342r" process call create "x"',
+            "Badger~1342r",
+        ),
+        ("appcmd set apppool /apppool.name:Intranet /processModel.password:Dingo-1039n", "Dingo-1039n"),
+        (
+            "netdom join PC1 /domain:corp.local /UserD:CORP\\svc_join /PasswordD:Saffron@4439u /OU:x",
+            "Saffron@4439u",
+        ),
+        ('schtasks /Create /TN "Nightly" /RU ACMEHQ\\deploy /RP Raven_5400e /RL HIGHEST /F', "Raven_5400e"),
+        (
+            'dsadd user "cn=Omar,ou=C,dc=f,dc=lan" -samid ofarouk -pwd Kestrel@orchid1 -mustchpwd yes',
+            "Kestrel@orchid1",
+        ),
+        ('net user scanner Dingo-lichen38 /add /fullname:"Field Support"', "Dingo-lichen38"),
+        ('reg add "HKLM\\...\\Winlogon" /v DefaultPassword /t REG_SZ /d "Tundra!8219q" /f', "Tundra!8219q"),
+        (
+            "Set-ADAccountPassword -Identity t -Reset -NewPassword (ConvertTo-SecureString -AsPlainText 'Jasper#2453y' -Force)",
+            "Jasper#2453y",
+        ),
+        ("hdbuserstore SET BACKUPKEY rdsh04:30015 BACKUP_OPERATOR Bramble#harbor69", "Bramble#harbor69"),
+        (
+            "choco apikey --key ea3a8bdb-e9d0-e2eb-ccb9-5aef0cc36815 --source https://push.chocolatey.org/",
+            "ea3a8bdb-e9d0-e2eb-ccb9-5aef0cc36815",
+        ),
+        (
+            '<authDataEntries userId="svc_iis" password="{xor}LwAqcgZmKjhvGHUlMSVoC3QfDg==" />',
+            "LwAqcgZmKjhvGHUlMSVoC3QfDg==",
+        ),
+    ],
+)
+def test_secrets_the_twelfth_fresh_set_showed_missing_are_redacted(text, secret):
+    """Windows and enterprise files (docs/redaction.md, "Windows files and 25 languages"): FileZilla,
+    unattend.xml, SSIS, Windows' password switches, dsadd, net user, Winlogon's DefaultPassword,
+    ConvertTo-SecureString -AsPlainText, hdbuserstore, Chocolatey, WebSphere's {xor}."""
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "net use \\\\DC02\\backup$ %SHARE_PASS% /user:NORTHWIND\\%SHARE_USER%",
+        "sqlcmd -S APP-WEB03 -U %SQLUSER% -P %SQLPASS% -i check_jobs.sql",
+        '<machineKey validationKey="AutoGenerate,IsolateApps" decryptionKey="AutoGenerate,IsolateApps" />',
+        '<unattend xmlns="urn:schemas-microsoft-com:unattend">\n  <settings pass="windowsPE">',
+        "<Keyfile>C:\\Users\\ops\\keys\\sccm01.ppk</Keyfile>",
+        "schtasks /Create /TN Nightly /RU CORP\\deploy /RP * /F",
+        "net user kiosk * /add",
+        "<Password>\n  <Value></Value>\n  <PlainText>false</PlainText>\n</Password>",
+    ],
+)
+def test_what_the_twelfth_fresh_set_showed_redacted_wrongly_is_left_alone(text):
     assert find_secrets(text) == []
