@@ -2016,7 +2016,7 @@ STRUCTURES: list[Rule] = [
             # "Koden till larmet … är 4139", "Kód k trezoru … je 3604", "הקוד של האזעקה … הוא 8142"
             *(
                 (w, CODE_OF)
-                for w in ("code", "código", "codigo", "codice", "kod", "koden", "kode", "kód", "ה?קוד")
+                for w in ("code", "código", "codigo", "codice", "kod", "koden", "kode", "kód", "קוד")
             ),
             ("код", ""),
         )
@@ -2355,7 +2355,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "s:",
-        r"(?i)s:\d+:\"[\w-]*(?:password|passwd|pwd|secret|token|api_?key)\";s:\d+:\"([^\"\n]{4,300})\";",
+        r"\";s:\d+:\"([^\"\n]{4,300})\";",
+        near=r"s:\d+:\"[\w-]*(?:password|passwd|pwd|secret|token|api_?key)",  # the key's name, before
         not_after="",
         check=literal_password,
     ),
