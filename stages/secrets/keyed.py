@@ -36,9 +36,10 @@ SECRET_WORD = re.compile(
     r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?\\?[\"']?\]?[ \t]*"
     r"(?:[:=,?+.!|<>]|is[ \t]|[\"'`]|string|str|char|const))"
 )
-# `secret_id` is Vault AppRole's SecretID, a credential (developer.hashicorp.com/vault/docs/auth/approle)
+# `secret_id` is Vault AppRole's SecretID, a credential (developer.hashicorp.com/vault/docs/auth/approle),
+# and Consul's ACL token's; `SecretString` the secret AWS Secrets Manager returns
 SECRET_NAME = (
-    r"(?:secret[_-]?id|secret|token|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
+    r"(?:secret[_-]?id|secret[_-]?string|secret|token|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
     r"|credential|creds|auth|auth[_-]?key|authtok|pat|license[_-]?key|account[_-]?key|key|salt|seed|psk)"
 )
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
@@ -145,7 +146,7 @@ BASE64_NOT_PATH = re.compile(
 # Names that are not secrets though they end in one of the words (gitleaks' generic-api-key
 # allowlist): ids, public halves, words that hold a secret word (`keyboard`, `bypass`), cursors.
 NOT_SECRET_NAME = re.compile(
-    r"(?i)public|publish|(?<!secret)_id$|[a-z]Id$|csrf|_format"
+    r"(?i)public|publish|(?<!secret)_id$|(?<!secret)(?<=[a-z])Id$|csrf|_format"
     r"|keyboard|keyword|keypress|keycode|keystore(?![_.-]?pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass"
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public

@@ -134,7 +134,7 @@ CODE_OF = (
     r"|zur|van|voor|bij|для|от|від|на|u|na|dla|pour|para|per|till|för|k|ke|pro|od|של)(?![^\W\d_]))"
 )
 # "is" after the words for what a code opens, in the languages above
-CODE_COPULA = r"(?:is|ist|est|es|è|é|är|er|to|je|jest|era|είναι|הוא|היא|คือ)(?=[ \t])"
+CODE_COPULA = r"(?:is|ist|est|es|è|é|är|er|je|jest|era|είναι|הוא|היא|คือ)(?=[ \t])"
 # The value of a code: 4 to 10 digits, or a letter and digits (a French digicode, B2487)
 CODE_VALUE = r"([A-Za-z]?\d{4,10})(?![\d.,/:-]?\d)"
 
@@ -1398,8 +1398,60 @@ STRUCTURES: list[Rule] = [
             ("printenv", r"+" + SECRET_FIELD),
             ("echo", r"+[\"']?\$\{?" + SECRET_FIELD + r"\}?[\"']?"),
             ("security", r"+find-(?:generic|internet)-password\b[^\n|>]*?[ \t]-w\b"),
+            # cloud CLIs and password managers asked for one secret's value
+            ("aws", r"+ecr[ \t]+get-login-password\b"),
+            ("aws", r"+secretsmanager[ \t]+get-secret-value\b[^\n|>]*?--query[ =]['\"]?SecretString\b"),
+            ("aws", r"+ssm[ \t]+get-parameters?\b[^\n|>]*?--query[ =]['\"]?Parameters?\b[^\n|>]*?\.Value\b"),
+            ("az", r"+keyvault[ \t]+secret[ \t]+show\b[^\n|>]*?--query[ =]['\"]?value\b"),
+            ("gcloud", r"+secrets[ \t]+versions[ \t]+access\b"),
+            ("bw", r"+(?:unlock[ \t][^\n|>]*?--raw|get[ \t]+password)\b"),
+            ("op", r"+read[ \t]+['\"]?op://"),
+            ("op", r"+item[ \t]+get\b[^\n|>]*?--fields?[ =]['\"]?(?:label=)?password\b"),
         )
     ),
+    # What secret stores answer, by the shape of the answer: SSM's `"Type": "SecureString"` then its
+    # `"Value"` (JSON, YAML), 1Password's CONCEALED field's `"value"`, Key Vault's secret bundle
+    # (its `id` under `/secrets/`) and its `"value"`, a storage account's `keyName` then `value`,
+    # Secret Manager's `payload.data` (base64 of the secret), a Kubernetes pull secret's
+    # `.dockerconfigjson`/`.dockercfg` (base64 of registry logins), Bitwarden's `BW_SESSION`
+    rule(
+        "generic_password",
+        "securestring",
+        r"(?i)\"?type\"?:[ \t]*\"?securestring\"?,?\s*\"?value\"?:[ \t]*\"?([^\"\s,]{3,300})",
+        not_after="",
+    ),
+    rule(
+        "generic_password",
+        "concealed",
+        r"\"type\":[ \t]*\"CONCEALED\"[^{}]{0,300}?\"value\":[ \t]*\"((?:[^\"\\\n]|\\.){3,300})\"",
+        not_after="",
+    ),
+    rule(
+        "generic_api_key",
+        "vault.azure.net/secrets/",
+        r"\.vault\.azure\.net/secrets/[^\"\s]*\"(?:[^{}]|\{[^{}]*\}){0,600}?"
+        r"\"value\":[ \t]*\"([^\"\n]{3,1000})\"",
+        not_after="",
+    ),
+    rule(
+        "azure_credential",
+        "keyname",
+        r"\"keyName\":[ \t]*\"[\w-]+\"[^{}]{0,200}?\"value\":[ \t]*\"([A-Za-z0-9+/]{86}==)\"",
+        not_after="",
+    ),
+    rule(
+        "generic_password",
+        "payload",
+        r"\"payload\":[ \t]*\{\s*\"data\":[ \t]*\"([A-Za-z0-9+/]{4,}={0,2})\"",
+        not_after="",
+    ),
+    rule(
+        "generic_password",
+        ".dockerconfigjson .dockercfg",
+        r"\.docker(?:configjson|cfg)\\?[\"']?:[ \t]*\\?[\"']?([A-Za-z0-9+/]{20,}={0,2})",
+        not_after="",
+    ),
+    rule("generic_password", "bw_session", r"BW_SESSION=[\"']?([A-Za-z0-9+/]{40,}={0,2})", not_after=""),
     # redis-cli prints a setting and its value as numbered lines: `1) "requirepass"`, `2) "…"`
     rule(
         "generic_password",
@@ -2004,21 +2056,23 @@ STRUCTURES: list[Rule] = [
             + r"(?![a-z])"
             + preposition
             + r"(?:[ \t]+(?:[^\s\d.!?;:=]|\.(?=\S)){1,20}){1,8}?(?:[ \t]*[:\uff1a]|[ \t]+"
-            + CODE_COPULA
+            + copula
             + r")[ \t]*"
             + CODE_VALUE,
             not_after="",
             unless=NOT_A_SECRET_CODE,
             check=secret_code,
         )
-        for word, preposition in (
+        for word, preposition, copula in (
             # "Der Code für den Schlüsseltresor … ist 9027", "Il codice del lucchetto … è 6452",
-            # "Koden till larmet … är 4139", "Kód k trezoru … je 3604", "הקוד של האזעקה … הוא 8142"
+            # "Koden till larmet … är 4139", "Kód k trezoru … je 3604", "הקוד של האזעקה … הוא 8142";
+            # Polish "to" only after Polish "kod" (English "code … up to 4096" is a size)
             *(
-                (w, CODE_OF)
-                for w in ("code", "código", "codigo", "codice", "kod", "koden", "kode", "kód", "קוד")
+                (w, CODE_OF, CODE_COPULA)
+                for w in ("code", "código", "codigo", "codice", "koden", "kode", "kód", "קוד")
             ),
-            ("код", ""),
+            ("kod", CODE_OF, r"(?:to|jest|är)(?=[ \t])"),
+            ("код", "", CODE_COPULA),
         )
     ),
     # Thai writes the copula onto the words before it: "รหัสตู้เซฟห้องบัญชีคือ 1846"
