@@ -109,19 +109,23 @@ def b64_pem_ok(blob: str) -> bool:
 
 # Marks of a value written to stand for a secret: runs of x, "your…", "here", "changeme", `<…>`.
 STAND_IN = re.compile(
-    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder|(?:change|replace)[_-]?me|autogenerate"
+    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder|(?:change|replace|set)[_-]?me\b|autogenerate"
     r"|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
 )
 STAND_IN_WORDS = re.compile(
     r"(?i)^(?:null|nullptr|none|nil|undefined|true|false|string|required|optional|secret|password|passwd|pass"
-    r"|token|key|value|test|example|sample|dummy|empty|default|username|user|\$?\{\{.*\}\})(?:\?|\[\])?$"
+    r"|token|key|value|test|example|sample|dummy|empty|default|username|user|todo|tbd|fixme|\$?\{\{.*\}\})"
+    r"(?:\?|\[\])?$"
 )
 
 
-def dollar_as_character(value: str) -> str:
+def dollar_as_character(value: str, quoted: bool = False) -> str:
     """The value with each `$` between letters or digits read as a character (`super$ecret`,
     `9MP05ne$C4EJZ…`), so the template test does not take it for a shell variable; `$ecret` alone
-    still is one."""
+    still is one. In a quoted literal any `$` after the first character is one (`OQy1h~=#$TQpm`):
+    Nosey Parker's generic rules exclude `$` only as a password's first character."""
+    if quoted:
+        return re.sub(r"(?<=\S)\$(?=\w)", "S", value)
     return re.sub(r"(?<=[A-Za-z0-9])\$(?=[A-Za-z0-9])", "S", value)
 
 

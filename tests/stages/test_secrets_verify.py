@@ -1429,3 +1429,89 @@ def test_secrets_the_twelfth_fresh_set_showed_missing_are_redacted(text, secret)
 )
 def test_what_the_twelfth_fresh_set_showed_redacted_wrongly_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # diffs and review comments (the fourteenth set)
+        (
+            "+            - name: DD_API_KEY\n+              value: 8117d35dd95587a92d1347566e84aefd\n",
+            "8117d35dd95587a92d1347566e84aefd",
+        ),
+        (
+            "> -            - name: SECRET_TOKEN\n> -              value: key-208fdff60bf4b434d29ca4ac996ee163\n",
+            "key-208fdff60bf4b434d29ca4ac996ee163",
+        ),
+        (
+            'export AWS_SECRET_KEY="[-xVc1rS9NKHxTtzipvrKZnWT78aaAfVO9/VHhxWg2-]{+${AWS_SECRET_KEY:?missing}+}"',
+            "xVc1rS9NKHxTtzipvrKZnWT78aaAfVO9/VHhxWg2",
+        ),
+        ('+export POSTGRES_PASSWORD="Jun670.paprikaJ"\n', "Jun670.paprikaJ"),
+        # what secret stores and CLIs answer (the fifteenth set)
+        (
+            '{\n  "Parameter": {\n    "Name": "/stg/api_token",\n    "Type": "SecureString",\n    "Value": "L7DA7JJUj96ntafu4S1o0Q7X6Efx1wDK"',
+            "L7DA7JJUj96ntafu4S1o0Q7X6Efx1wDK",
+        ),
+        (
+            '"id": "password",\n"type": "CONCEALED",\n"purpose": "PASSWORD",\n"label": "password",\n"value": "!$:w1r:ZXQmlxbqqmz-%YDzO3*#HeMy",',
+            "!$:w1r:ZXQmlxbqqmz-%YDzO3*#HeMy",
+        ),
+        (
+            '"SecretString": "f5debf4c27fe0fdb1c1450570eb1d1612ed8057819f97ea126f9a51591547f6f",',
+            "f5debf4c27fe0fdb1c1450570eb1d1612ed8057819f97ea126f9a51591547f6f",
+        ),
+        (
+            '"AccessorID": "cc72f42a-3397-4288-839c-38916fb07be9",\n"SecretID": "4cba56f6-ae8c-4416-80d9-032186ee8bd3",',
+            "4cba56f6-ae8c-4416-80d9-032186ee8bd3",
+        ),
+        (
+            '"Env": [\n  "NODE_ENV=production",\n  "POSTGRES_PASSWORD=wsXyV-UOhtB$WnSNoDf:36"\n],',
+            "wsXyV-UOhtB$WnSNoDf:36",
+        ),
+        (
+            '"SecretString": "{\\"username\\":\\"app\\",\\"password\\":\\"OQy1h~sy8xj=#$TQpmTi^XOk:0\\"}"',
+            "OQy1h~sy8xj=#$TQpmTi^XOk:0",
+        ),
+        (
+            '"payload": {\n  "data": "ekZYNU4mUXZmS3JTNjQ0PWh+TTE0QTN0",\n  "dataCrc32c": "1220949430"',
+            "ekZYNU4mUXZmS3JTNjQ0PWh+TTE0QTN0",
+        ),
+        (
+            '$ export BW_SESSION="kcUQH19J7CJx5/h9aMkArcikxAAvy+JGmRF4rWq8s7dDldJtnTozh+yNLXwc3mdwEO6A3a3/sIIT6Om9RE88aw=="',
+            "kcUQH19J7CJx5/h9aMkArcikxAAvy+JGmRF4rWq8s7dDldJtnTozh+yNLXwc3mdwEO6A3a3/sIIT6Om9RE88aw==",
+        ),
+        (
+            "$ aws ecr get-login-password --region eu-west-1\neyJwYXlsb2FkIjoiNEpEQStVL09Nd09YNjFSekhh\n",
+            "eyJwYXlsb2FkIjoiNEpEQStVL09Nd09YNjFSekhh",
+        ),
+        (
+            '{"type":"tool_result","content":"xmc4IveXGQ1pT7OcqeiHmad4T2fqjh2IPj0BIhDjuKaAuu6L\\n","is_error":false}',
+            "xmc4IveXGQ1pT7OcqeiHmad4T2fqjh2IPj0BIhDjuKaAuu6L",
+        ),
+        (
+            '"policies": [{"permission_groups": [{"id": "fe41", "name": "DNS Write"}]}],\n"value": "m-PrRnYgvZibL2h3cVxgunpjffnGkb7aW3k1qZGk"',
+            "m-PrRnYgvZibL2h3cVxgunpjffnGkb7aW3k1qZGk",
+        ),
+    ],
+)
+def test_secrets_the_fourteenth_and_fifteenth_fresh_sets_showed_missing_are_redacted(text, secret):
+    """Diffs and review comments, and what secret stores and cloud CLIs answer (docs/redaction.md,
+    "Diffs and API answers")."""
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '+ADMIN_PASSWORD = "set-me"\n-REDIS_PASSWORD = "TODO"\n',
+        '"Env": ["PATH=/usr/local/bin:/usr/bin", "HOME=$HOME/app", "TOKEN_FILE=/run/secrets/token"]',
+        '{"type":"tool_result","content":"3f2a9c1e0b7d4e5f8a6b2c1d0e9f8a7b6c5d4e3f\\n"}',
+        '{"type":"tool_result","content":"/home/ada/projects/pica-search-engine\\n"}',
+        '{"type":"tool_result","content":"7f1c2e3d-4b5a-6978-8a9b-0c1d2e3f4a5b"}',
+        '"Type": "String",\n"Value": "https://api.example.com/v2/endpoint"',
+        '"type": "STRING",\n"label": "username",\n"value": "metabase_reader"',
+    ],
+)
+def test_what_the_fourteenth_and_fifteenth_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
+    assert find_secrets(text) == []
