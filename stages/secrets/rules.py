@@ -155,16 +155,6 @@ PROSE_WORDS = r"(?:[ \t]+[^\s:\uff1a]{1,30}){0,8}?"
 CJK_IS = "是|为|為|は|는"
 
 
-def lone_token(value: str) -> bool:
-    """A random token alone, as a command prints one it was asked for (`aws ecr get-login-password`,
-    `bw unlock --raw`, `openssl rand -base64 32`): letters of both cases and digits, random; not a
-    hash (hex), an id (UUID), a path or a name."""
-    classes = sum(re.search(c, value) is not None for c in ("[a-z]", "[A-Z]", r"\d"))
-    if classes < 3 or re.fullmatch(r"[0-9a-fA-F-]+", value) or re.search(r"/[a-z]{3,}/|^[./~]", value):
-        return False
-    return verify.random_enough(value, 3.5) and not verify.is_stand_in(value)
-
-
 def machine_made(value: str) -> bool:
     """A key or token, not a word, a name or a number: random, with letters and digits."""
     has_both = re.search(r"\d", value) is not None and re.search(r"[A-Za-z]", value) is not None
@@ -1478,16 +1468,6 @@ STRUCTURES: list[Rule] = [
         r"[\"']?[ \t]*[=:][ \t]*[\"']?\[-([^\s\]]{6,300}?)-\]",
         not_after="",
         check=literal_password,
-    ),
-    # A tool's output in a transcript that is one random token: what a command printed when asked
-    # for a secret, whatever the command (a text that is a token alone is not judged: the scanners'
-    # suites hold many strings in a token's shape that they say are none)
-    rule(
-        "generic_password",
-        "\"content\" \"output\"",
-        r"\"(?:content|output|stdout)\":[ \t]*\"([A-Za-z0-9+/=_.~!@#$%^&*:?-]{16,400})(?:\\n|\n)?\"",
-        not_after="",
-        check=lone_token,
     ),
     # redis-cli prints a setting and its value as numbered lines: `1) "requirepass"`, `2) "…"`
     rule(

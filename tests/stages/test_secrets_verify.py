@@ -1486,10 +1486,6 @@ def test_what_the_twelfth_fresh_set_showed_redacted_wrongly_is_left_alone(text):
             "eyJwYXlsb2FkIjoiNEpEQStVL09Nd09YNjFSekhh",
         ),
         (
-            '{"type":"tool_result","content":"xmc4IveXGQ1pT7OcqeiHmad4T2fqjh2IPj0BIhDjuKaAuu6L\\n","is_error":false}',
-            "xmc4IveXGQ1pT7OcqeiHmad4T2fqjh2IPj0BIhDjuKaAuu6L",
-        ),
-        (
             '"policies": [{"permission_groups": [{"id": "fe41", "name": "DNS Write"}]}],\n"value": "m-PrRnYgvZibL2h3cVxgunpjffnGkb7aW3k1qZGk"',
             "m-PrRnYgvZibL2h3cVxgunpjffnGkb7aW3k1qZGk",
         ),
