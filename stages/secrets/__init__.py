@@ -212,9 +212,29 @@ ESCAPE = re.compile(r"\\([ntr/\\])")
 MEANING = {"n": "\n", "t": "\t", "r": "\r"}
 
 
-# LaTeX as written (`\\texttt{…}`, `\\newline`, `\\\\` ending a row) has backslashes that are
-# commands, not escapes; escaped once more (`\\\\texttt`) it is LaTeX inside a JSON string
-LATEX = re.compile(r"(?<!\\)\\(?:begin\{|(?:sub)*section\*?\{|text(?:tt|bf|it)\{|documentclass\b)")
+# LaTeX as written (`\\texttt{…}`, `\\section{…}`) has backslashes that are commands, not escapes;
+# escaped once more (`\\\\texttt`) it is LaTeX inside a JSON string
+LATEX_COMMANDS = (
+    "\\begin{",
+    "\\section",
+    "\\subsection",
+    "\\texttt{",
+    "\\textbf{",
+    "\\textit{",
+    "\\documentclass",
+)
+
+
+def latex_as_written(text: str) -> bool:
+    """Whether `text` holds a LaTeX command whose backslash is not itself escaped (found with
+    `str.find`: a regular expression led by a look-behind would scan every character)."""
+    for command in LATEX_COMMANDS:
+        at = text.find(command)
+        while at != -1:
+            if text[at - 1 : at] != "\\":
+                return True
+            at = text.find(command, at + 1)
+    return False
 
 
 def unescaped(text: str) -> tuple[str, list[int]]:
@@ -222,7 +242,7 @@ def unescaped(text: str) -> tuple[str, list[int]]:
     each escape's backslash was dropped (the index of the character after it). JSON logs, notebooks
     and escaped tool output hold `…settings\\nghp_…`: read as written, the token is glued to an `n`.
     LaTeX is read as written."""
-    if "\\" not in text or LATEX.search(text):
+    if "\\" not in text or latex_as_written(text):
         return text, []
     parts = ESCAPE.split(text)  # text, escaped character, text, …
     if len(parts) == 1:

@@ -148,9 +148,13 @@ def secret_code(value: str) -> bool:
 
 # The names of machine-made secrets in English, the words a sentence may put between a name and
 # its colon, and "is" written onto the word before it in Chinese, Japanese and Korean
+# (each led by its literal, the words before `key` looked for behind it: "api", "app" are in
+# every other line of a transcript)
 ENGLISH_SECRET_WORDS = (
-    "(?<![:/])secret", "token", r"(?:api|access|server|app|rest\sapi|channel|secret)[\s_-]?key"
-)  # fmt: skip
+    (led("secret", ":", "/"), None),
+    ("token", None),
+    ("key", r"(?:api|access|server|app|rest\sapi|channel|secret)[\s_-]?"),
+)
 PROSE_WORDS = r"(?:[ \t]+[^\s:\uff1a]{1,30}){0,8}?"
 CJK_IS = "是|为|為|は|는"
 
@@ -870,7 +874,11 @@ CONTEXTUAL: list[Rule] = [
     keyed("twitch_token", r"twitch", r"[a-z0-9]{30}", "twitch"),
     keyed("discord_bot_token", r"discord", r"[a-f0-9]{64}|[a-z0-9=_-]{32}", "discord", entropy=2.0),
     keyed(
-        "facebook_token", r"facebook|\bfb", r"[a-f0-9]{32}", "facebook fbapi fb_ fbkey fbsecret", entropy=3.0
+        "facebook_token",
+        r"f(?:acebook|b)(?<![\w]fb)",
+        r"[a-f0-9]{32}",
+        "facebook fbapi fb_ fbkey fbsecret",
+        entropy=3.0,
     ),
     keyed("heroku_api_key", r"heroku", UUID, "heroku"),
     keyed("hubspot_token", r"hubspot", UUID, "hubspot"),
@@ -1341,7 +1349,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "net user",
-        r"(?i)\bnet[ \t]+user[ \t]+\S+[ \t]+(?!/)" + CLI_VALUE + r"(?=[ \t]+/add\b)",
+        "(?i)" + led("net", r"\w") + r"[ \t]+user[ \t]+\S+[ \t]+(?!/)" + CLI_VALUE + r"(?=[ \t]+/add\b)",
         not_after="",
         check=literal_password,
     ),
@@ -1402,11 +1410,12 @@ STRUCTURES: list[Rule] = [
             ("aws", r"+ecr[ \t]+get-login-password\b"),
             ("aws", r"+secretsmanager[ \t]+get-secret-value\b[^\n|>]*?--query[ =]['\"]?SecretString\b"),
             ("aws", r"+ssm[ \t]+get-parameters?\b[^\n|>]*?--query[ =]['\"]?Parameters?\b[^\n|>]*?\.Value\b"),
-            ("az", r"+keyvault[ \t]+secret[ \t]+show\b[^\n|>]*?--query[ =]['\"]?value\b"),
+            ("az keyvault", r"+secret[ \t]+show\b[^\n|>]*?--query[ =]['\"]?value\b"),
             ("gcloud", r"+secrets[ \t]+versions[ \t]+access\b"),
-            ("bw", r"+(?:unlock[ \t][^\n|>]*?--raw|get[ \t]+password)\b"),
-            ("op", r"+read[ \t]+['\"]?op://"),
-            ("op", r"+item[ \t]+get\b[^\n|>]*?--fields?[ =]['\"]?(?:label=)?password\b"),
+            ("bw unlock", r"[^\n|>]*?--raw\b"),
+            ("bw get", r"+password\b"),
+            ("op read", r"*['\"]?op://"),
+            ("op item get", r"[^\n|>]*?--fields?[ =]['\"]?(?:label=)?password\b"),
         )
     ),
     # What secret stores answer, by the shape of the answer: SSM's `"Type": "SecureString"` then its
@@ -1417,7 +1426,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "securestring",
-        r"(?i)\"?type\"?:[ \t]*\"?securestring\"?,?\s*\"?value\"?:[ \t]*\"?([^\"\s,]{3,300})",
+        r"(?i)securestring\"?,?\s*\"?value\"?:[ \t]*\"?([^\"\s,]{3,300})",
+        near=r"type\"?:[ \t]*\"?",  # `"Type": "SecureString"`, YAML's `Type: SecureString`
         not_after="",
     ),
     rule(
@@ -1464,8 +1474,10 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "[-",
-        r"(?i)[\w.-]*(?:secret|token|password|passwd|pwd|api_?key|access_?key)[\w.-]*"
-        r"[\"']?[ \t]*[=:][ \t]*[\"']?\[-([^\s\]]{6,300}?)-\]",
+        r"\[-([^\s\]]{6,300}?)-\]",
+        # the secret's name and its assignment before it (`\"` inside a JSON string)
+        near=r"(?:secret|token|password|passwd|pwd|api_?key|access_?key)[\w.-]*\\?[\"']?[ \t]*[=:][ \t]*"
+        r"\\?[\"']?",
         not_after="",
         check=literal_password,
     ),
@@ -1674,16 +1686,23 @@ STRUCTURES: list[Rule] = [
         + r"[ \t]+password\b[^;\n]{0,100}?=\s*(?:password\s*\(\s*)?'([^'\n]{3,200})'",
         not_after="",
     ),
-    # ?token=… in URLs, and in a log's query field, which has no `?` (CloudFront's cs-uri-query)
+    # ?token=… in URLs
     rule(
         "url_with_credentials",
         "=",
         # OpenWeatherMap's `appid` is its API key; Azure API Management's `subscription-key` one; a
         # presigned URL's signature grants what it signs until it expires (AWS SigV4, GCS V4)
-        r"[?&\t](?:token|access_token|api_key|apikey|key|secret|password|sig|client_secret|appid|app_key|appkey"
+        r"[?&](?:token|access_token|api_key|apikey|key|secret|password|sig|client_secret|appid|app_key|appkey"
         r"|app_secret|api_token|apitoken|auth_token|authtoken|private_token|access_key|secret_key"
         r"|subscription[-_]key|passwd|pwd|X-Amz-Signature|X-Goog-Signature)="
         r"([A-Za-z0-9%._~+/-]{12,})",
+        not_after="",
+    ),
+    # ... and in a log's query field, which has no `?` (CloudFront's tab-separated cs-uri-query)
+    rule(
+        "url_with_credentials",
+        "\t",
+        r"\t(?:apikey|api_key|access_token|token|sig|key)=([A-Za-z0-9%._~+/-]{12,})",
         not_after="",
     ),
     # <SomethingToken>value</SomethingToken> (gitleaks' xml sample templates), <pwd>, <credentials>;
@@ -2258,6 +2277,7 @@ STRUCTURES: list[Rule] = [
             + r"(?=[.,;!?)"
             + WIDE_PUNCTUATION
             + r"]*(?:[^\w+/=.-]|[^\x00-\u024f]|$))",
+            near=before,
             not_after="",
             check=machine_made,
         )
@@ -2271,7 +2291,21 @@ STRUCTURES: list[Rule] = [
             ),
             (ENGLISH_SECRET_WORDS, r"[ \t]*(?:\uff1a|" + CJK_IS + ")"),
             (
-                ("токен", "ключ", "密钥", "秘钥", "令牌", "キー", "トークン", "토큰", "키", "시크릿"),
+                tuple(
+                    (w, None)
+                    for w in (
+                        "токен",
+                        "ключ",
+                        "密钥",
+                        "秘钥",
+                        "令牌",
+                        "キー",
+                        "トークン",
+                        "토큰",
+                        "키",
+                        "시크릿",
+                    )
+                ),
                 PROSE_WORDS
                 + r"[ \t]*(?:[:\uff1a]|[ \t]—|"
                 + CJK_IS
@@ -2280,7 +2314,7 @@ STRUCTURES: list[Rule] = [
                 + r"(?=[ \t]))",
             ),
         )
-        for word in words
+        for word, before in words
     ),
     # OpenVPN's static keys (tls-auth, tls-crypt, secret): 2048 bits of hex between its own markers
     rule(
@@ -2341,8 +2375,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "",
-        r"(?m)\[[\w.-]+\](?::\d{1,5})?[ \t]+[^\s:]+:(\S{4,200})[ \t]*$",
-        near=r"(?:^|\n)",  # the line starts with the host
+        r"(?m)\](?::\d{1,5})?[ \t]+[^\s:]+:(\S{4,200})[ \t]*$",
+        near=r"(?:^|\n)\[[\w.-]+",  # the line starts with the host in brackets
         not_after="",
         check=literal_password,
     ),
@@ -2351,14 +2385,16 @@ STRUCTURES: list[Rule] = [
     rule(
         "hashicorp_token",
         "tokens",
-        r"\btokens\s*\{[^}]{0,400}?\b(?:agent|default|initial_management|agent_recovery|replication|master"
+        led("tokens", r"\w")
+        + r"\s*\{[^}]{0,400}?\b(?:agent|default|initial_management|agent_recovery|replication|master"
         r"|agent_master|config_file_service_registration)\s*=\s*\"(" + UUID + r")\"",
         not_after="",
     ),
     rule(
         "hashicorp_token",
         "encrypt",
-        r"(?m)^[ \t]*encrypt[ \t]*=[ \t]*\"([A-Za-z0-9+/]{22}==|[A-Za-z0-9+/]{43}=)\"",
+        r"encrypt[ \t]*=[ \t]*\"([A-Za-z0-9+/]{22}==|[A-Za-z0-9+/]{43}=)\"",
+        near=r"(?:^|\n)[ \t]*",  # the line starts with it
         not_after="",
         check=lambda key: verify.random_enough(key.rstrip("="), 4.0),
     ),
