@@ -1356,7 +1356,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "/v",
-        r"(?i)/v[ \t]+\"?\w*password\"?[ \t]+(?:/t[ \t]+\w+[ \t]+)?/d[ \t]+" + CLI_VALUE,
+        r"(?i)password\"?[ \t]+(?:/t[ \t]+\w+[ \t]+)?/d[ \t]+" + CLI_VALUE,
+        near=r"/v[ \t]+\"?\w*",  # `reg add … /v DefaultPassword`, the value's name before
         not_after="",
         check=literal_password,
     ),
@@ -1690,14 +1691,15 @@ STRUCTURES: list[Rule] = [
     rule(
         "url_with_credentials",
         "=",
-        # OpenWeatherMap's `appid` is its API key; Azure API Management's `subscription-key` one; a
-        # presigned URL's signature grants what it signs until it expires (AWS SigV4, GCS V4)
+        # OpenWeatherMap's `appid` is its API key; Azure API Management's `subscription-key` one
         r"[?&](?:token|access_token|api_key|apikey|key|secret|password|sig|client_secret|appid|app_key|appkey"
         r"|app_secret|api_token|apitoken|auth_token|authtoken|private_token|access_key|secret_key"
-        r"|subscription[-_]key|passwd|pwd|X-Amz-Signature|X-Goog-Signature)="
+        r"|subscription[-_]key|passwd|pwd)="
         r"([A-Za-z0-9%._~+/-]{12,})",
         not_after="",
     ),
+    # a presigned URL's signature grants what it signs until it expires (AWS SigV4, GCS V4)
+    rule("url_with_credentials", "", r"X-(?:Amz|Goog)-Signature=([0-9a-f]{64,})", not_after=""),
     # ... and in a log's query field, which has no `?` (CloudFront's tab-separated cs-uri-query)
     rule(
         "url_with_credentials",
