@@ -2,7 +2,10 @@
 1Password, LastPass), a spreadsheet, or a wiki's table (Markdown, Confluence, MediaWiki, HTML,
 LaTeX) whose header names a column "Password": each row's cell in that column is a password. A
 two-cell row whose first cell is "password" (a Markdown `| key | value |` table) holds one too.
-A table inside a JSON string (a tool's output in a transcript) is read inside that string.
+A table inside a JSON string (a tool's output in a transcript) is read inside that string. A
+column named for a secret rather than a password (`Key Secret`) holds random machine-made cells.
+SQL's `INSERT INTO t (…, password, …) VALUES (…)` is a table too: its rows are read by the columns
+it names (`find_in_inserts`).
 
 Cells are judged as passwords a person wrote down: a remark (`(SSO)`, `n/a`, `LDAP account`,
 `uses passkey`) is no password, nor is a word alone or a placeholder.

@@ -107,10 +107,11 @@ def b64_pem_ok(blob: str) -> bool:
     return b"PRIVATE KEY" in head
 
 
-# Marks of a value written to stand for a secret: runs of x, "your…", "here", "changeme", `<…>`.
+# Marks of a value written to stand for a secret: runs of x, "your…", "here", "changeme", `<…>`,
+# ASP.NET's `AutoGenerate`, and "your"/"here" in Russian, Chinese and Japanese.
 STAND_IN = re.compile(
-    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder|(?:change|replace|set)[_-]?me\b|autogenerate"
-    r"|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
+    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder"
+    r"|(?:change|replace|set)[_-]?me\b|autogenerate|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
 )
 STAND_IN_WORDS = re.compile(
     r"(?i)^(?:null|nullptr|none|nil|undefined|true|false|string|required|optional|secret|password|passwd|pass"
@@ -192,7 +193,7 @@ def wholly_sequential(value: str) -> bool:
 
 # Keys made to be published: Stripe's, Paystack's and Clerk's publishable `pk_live_`/`pk_test_`,
 # Mapbox's public `pk.` tokens, Razorpay's key ids (`rzp_live_`; the secret is separate), Twilio
-# account SIDs (`AC` + 32 hex, an account's name)
+# account SIDs (`AC` + 32 hex, an account's name), Supabase's `sb_publishable_` keys
 PUBLISHED = re.compile(r"pk_(?:live|test)_|pk\.eyJ|rzp_(?:live|test)_|AC[0-9a-f]{32}$|sb_publishable_")
 # The fixed DER start of a SubjectPublicKeyInfo in base64 (RFC 5280): EC P-256, RSA 2048, Ed25519.
 PUBLIC_KEY_DER = ("MFkwEwYHKoZIzj0CAQ", "MIIBIjANBgkqhkiG9w0BAQEFAAOC", "MCowBQYDK2Vw")
