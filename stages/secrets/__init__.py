@@ -196,13 +196,19 @@ def _secret_span(rule: Rule, text: str, match: re.Match[str]) -> tuple[int, int]
         return None
     if entropy(secret) < rule.min_entropy or token_is_stand_in(secret):
         return None
-    # psexec -p %VAR% is a password for Nosey Parker (np: psexec.1); elsewhere a template is no secret
+    # a template is no secret, but for psexec's `%VAR%`
     literal = dollar_as_character(secret)
     templated = group and (TEMPLATE.search(literal) or FIELD.search(literal))
-    psexec = re.fullmatch(r"%\w+%", secret) and "psexec" in text[max(0, start - 300) : start].lower()
-    if templated and not (rule.kind == "cli_credentials" and psexec):
+    if templated and not (rule.kind == "cli_credentials" and psexec_variable(text, start, secret)):
         return None
     return start, end
+
+
+def psexec_variable(text: str, start: int, secret: str) -> bool:
+    """`psexec -p %VAR%`: a variable is a password for Nosey Parker (np: psexec.1), there only."""
+    return (
+        re.fullmatch(r"%\w+%", secret) is not None and "psexec" in text[max(0, start - 300) : start].lower()
+    )
 
 
 # JSON's and C's escapes of white space, of `/` and of the backslash itself. Escaped quotes stay as

@@ -91,18 +91,21 @@ def led(word: str, *not_before: str) -> str:
 
 
 # "is" in the languages of the told-in-a-sentence rule, with "now" after it ("is nu", "es ahora")
+# Words that only ever mean "is"; Danish "er", Polish "on"/"je"/"to", Russian "теперь" ("now") and a
+# dash are a copula only where no colon may follow instead; and "is" written onto the word before it
+# in Chinese, Japanese and Korean
+COPULA = "is|was|es|è|é|ist|lautet|est|c'est|är|jest|wordt|là|adalah|είναι|הוא|היא|هو|هي|คือ"
+CJK_IS = "是|为|為|は|는"
 PROSE_COPULA = (
     r"(?:(?:now|nu|ahora|ora|agora|jetzt|maintenant|teraz)[ \t]+)?"
-    r"(?:is|was|es|è|é|ist|lautet|est|c'est|är|er|on|jest|wordt|je|to|теперь|là|adalah|είναι|הוא|היא|هو|هي|คือ|—|-)"
+    r"(?:" + COPULA + r"|er|on|je|to|теперь|—|-)"
     r"(?:[ \t]+(?:now|nu|ahora|ora|agora|jetzt|maintenant|teraz|теперь))?"
 )
 
 
 # Words before a colon do not cross a copula: "… é Floripa@2024casa (rede: ESCRITORIO-5G)" tells
 # the password after "é", not the network's name after "rede:"
-NOT_A_COPULA = (
-    r"(?!(?:is|was|es|è|é|ist|lautet|est|c'est|är|jest|wordt|là|adalah|είναι|הוא|היא|هو|هي|คือ)[ \t])"
-)
+NOT_A_COPULA = r"(?!(?:" + COPULA + r")[ \t])"
 # Full-width punctuation (CJK), the Arabic comma, the Devanagari danda, CJK quotes
 WIDE_PUNCTUATION = "\uff09\uff0c\u3002\uff1b\uff01\uff1f\u060c\u0964\u3001\u300d\u300f"
 
@@ -146,9 +149,8 @@ def secret_code(value: str) -> bool:
     return keyed_value_is_secret("pin_password", "=", value, '"')
 
 
-# The names of machine-made secrets in English, the words a sentence may put between a name and
-# its colon, and "is" written onto the word before it in Chinese, Japanese and Korean
-# (each led by its literal, the words before `key` looked for behind it: "api", "app" are in
+# The names of machine-made secrets in English and the words a sentence may put between a name
+# and its colon (each led by its literal, the words before `key` looked for behind it: "api", "app" are in
 # every other line of a transcript)
 ENGLISH_SECRET_WORDS = (
     (led("secret", ":", "/"), None),
@@ -156,7 +158,6 @@ ENGLISH_SECRET_WORDS = (
     ("key", r"(?:api|access|server|app|rest\sapi|channel|secret)[\s_-]?"),
 )
 PROSE_WORDS = r"(?:[ \t]+[^\s:\uff1a]{1,30}){0,8}?"
-CJK_IS = "是|为|為|は|는"
 
 
 def machine_made(value: str) -> bool:
@@ -1894,7 +1895,7 @@ STRUCTURES: list[Rule] = [
             # \uff1a: the full-width colon; は, 是, 为, 는: "is" as a particle or copula
             # prose has no code: what it tells is a literal (`密码是 =Barca3010`, a card's PIN)
             (
-                r"[ \t]*(?:[:\uff1a=]|は|是|为|為|는)",
+                r"[ \t]*(?:[:\uff1a=]|" + CJK_IS + ")",
                 lambda value: (
                     keyed_value_is_secret("password", "=", value, "")
                     or told_in_a_sentence(value)
@@ -1925,7 +1926,9 @@ STRUCTURES: list[Rule] = [
             # scripts without spaces between words the copula is written onto the last word
             + r"(?:(?:(?:[ \t]+"
             + NOT_A_COPULA
-            + r"(?:[^\s.!?;:=]|\.(?=\S)){1,30}){1,8}?[ \t]*(?:[:\uff1a=]|คือ|是|为|為|は|는|은)"
+            + r"(?:[^\s.!?;:=]|\.(?=\S)){1,30}){1,8}?[ \t]*(?:[:\uff1a=]|คือ|"
+            + CJK_IS
+            + r"|은)"
             + r"|(?:[ \t]+(?:[^\s.!?;:=]|\.(?=\S)){1,30}){0,8}?[ \t]+"
             + PROSE_COPULA
             + r")[ \t]+"

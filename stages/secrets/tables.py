@@ -197,9 +197,10 @@ def find_in_tables(
             if is_password(text[s:e]):
                 yield s, e, "generic_password"
                 continue
-        above = cells(text[text.rfind("\n", 0, max(line_start - 1, 0)) + 1 : max(line_start - 1, 0)])
-        if syntax == "pipe" and line_start and above is not None and above[0] == "pipe":
-            continue  # a row inside a table (`| sidekiq_secret | … | sidekiq-secret |`), not its header
+        if syntax == "pipe" and line_start:
+            above = cells(text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1])
+            if above is not None and above[0] == "pipe":
+                continue  # a row inside a table (`| sidekiq_secret | … | sidekiq-secret |`), not its header
         column = columns[0]
         judge = is_random if MACHINE_MADE.search(names[column]) else is_password
         at = line_end + 1
