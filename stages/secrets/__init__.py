@@ -8,11 +8,11 @@ syntax, then keyed assignments, arguments and tables); a span overlapping an ear
 Speed (docs/benchmarks.md, "Redaction speed"): a rule runs only when one of its keywords occurs
 in the lowercased text (gitleaks' keyword prefilter). A rule's keywords are the literal prefixes
 its pattern must start with (read from the compiled pattern: `gh[pousr]_` gives ghp_, gho_, …),
-else the ones it declares. One Aho-Corasick pass (pyahocorasick) finds which of all the rules'
-keywords occur (one under 3 characters, `.` or `--`, would hit thousands of times: each of those is
-one substring search). In a long text (a transcript file) a rule whose matches start with its
-keywords is tried only where the automaton found one: a keyword that occurs once in 300,000
-characters no longer costs a scan of all of them. Case-insensitive rules match the lowercased
+else the ones it declares. One Aho-Corasick pass (ahocorasick-rs, a DFA) finds which of all the
+rules' keywords occur (a one-character one, `.` or `@`, would hit thousands of times: each of those
+is one substring search). In a long text (a transcript file) a rule whose matches start with its
+keywords, and the keyed scan, are tried only where the automaton found one: a keyword that occurs
+once in 300,000 characters no longer costs a scan of all of them. Case-insensitive rules match the lowercased
 text, where the engine keeps its literal-prefix search.
 
 The rules are compiled on the first call, not at import (about 0.15 s): every `pica search` imports
@@ -32,12 +32,12 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 try:  # one pass for all keywords; without it, one substring search per keyword (slower)
-    import ahocorasick
+    import ahocorasick_rs
 except ImportError:  # pragma: no cover
-    ahocorasick = None
+    ahocorasick_rs = None
 
 from pica.stages.secrets.arguments import find_in_arguments
-from pica.stages.secrets.keyed import find_keyed
+from pica.stages.secrets.keyed import SECRET_WORD, find_keyed
 from pica.stages.secrets.tables import HEADER_WORDS, find_in_inserts, find_in_tables
 from pica.stages.secrets.verify import FIELD, TEMPLATE, dollar_as_character, entropy, token_is_stand_in
 
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from pica.stages.secrets.rules import Rule
 
 DOTTED_I = 0x130  # `İ`, whose lowercase is two characters
-SHORTEST_KEYWORD = 3  # shorter keywords occur in nearly any text
+SHORTEST_KEYWORD = 3  # a rule gated by shorter keywords runs over the whole text
 LONG_TEXT = 4096  # from this length a rule is tried where its keywords are, not over the whole text
 
 
@@ -103,7 +103,9 @@ class RuleSet:
     always: tuple[int, ...]  # the rules without keywords, which always run
     by_keyword: dict[str, tuple[int, ...]]  # the rules each keyword lets run
     short: tuple[str, ...]  # keywords found by substring search
-    automaton: Any  # the others, found in one Aho-Corasick pass (None without pyahocorasick)
+    words: tuple[str, ...]  # the others, and the keyed scan's and tables' words, in automaton order
+    secret_words: tuple[str, ...]  # the keyed scan's: each of its matches starts with one
+    automaton: Any  # finds `words` in one Aho-Corasick pass (None without ahocorasick-rs)
     public: frozenset[str]  # published keys that stay public under any name
 
 
@@ -116,18 +118,16 @@ def ruleset() -> RuleSet:
     gates, anchored = zip(*(gate(rule) for rule in rules), strict=True)
     quoted = frozenset(i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern))
     keywords = sorted({k for keywords in gates for k in keywords})
-    # Short keywords (`.`, `@`, `-p`) occur everywhere: each is one substring search, not thousands
-    # of automaton hits. The others are found in one Aho-Corasick pass.
+    # One-character keywords (`.`, `@`) occur everywhere: each is one substring search, not
+    # thousands of automaton hits. The others are found in one Aho-Corasick pass, with the words
+    # the keyed scan starts from and those of a table's header (tables.py).
+    secret_words = tuple(sorted(literal_prefixes(list(_parser.parse(SECRET_WORD.pattern)))[0]))
+    words: tuple[str, ...] = ()
     automaton = None
-    if ahocorasick is not None:
-        automaton = ahocorasick.Automaton()
-        for keyword in keywords:
-            if len(keyword) >= SHORTEST_KEYWORD or not keyword.isascii():  # `密码` is a word, and rare
-                automaton.add_word(keyword, keyword)
-        for word in HEADER_WORDS:  # where a table's header may be (tables.py)
-            automaton.add_word(word, word)
-        automaton.make_automaton()
-    short = tuple(k for k in keywords if (len(k) < SHORTEST_KEYWORD and k.isascii()) or automaton is None)
+    if ahocorasick_rs is not None:
+        words = tuple(sorted({k for k in keywords if len(k) > 1} | set(secret_words) | set(HEADER_WORDS)))
+        automaton = ahocorasick_rs.AhoCorasick(words, implementation=ahocorasick_rs.Implementation.DFA)
+    short = tuple(k for k in keywords if automaton is None or len(k) == 1)
     anchored = [
         done and automaton is not None and not set(keywords) & set(short)
         for keywords, done in zip(gates, anchored, strict=True)
@@ -135,7 +135,19 @@ def ruleset() -> RuleSet:
     always = tuple(i for i, keywords in enumerate(gates) if not keywords)
     by_keyword = {k: tuple(i for i, keywords in enumerate(gates) if k in keywords) for k in keywords}
     public = frozenset(GOOGLE_PUBLIC_KEYS)
-    return RuleSet(rules, list(gates), anchored, quoted, always, by_keyword, short, automaton, public)
+    return RuleSet(
+        rules,
+        list(gates),
+        anchored,
+        quoted,
+        always,
+        by_keyword,
+        short,
+        words,
+        secret_words,
+        automaton,
+        public,
+    )
 
 
 def keywords_in(lowered: str, rules: RuleSet) -> dict[str, Sequence[int]]:
@@ -144,12 +156,13 @@ def keywords_in(lowered: str, rules: RuleSet) -> dict[str, Sequence[int]]:
     present: dict[str, Sequence[int]] = dict.fromkeys((k for k in rules.short if k in lowered), ())
     if rules.automaton is None:
         return present
+    found = rules.automaton.find_matches_as_indexes(lowered, overlapping=True)
+    words = rules.words
     if len(lowered) < LONG_TEXT:
-        present.update(dict.fromkeys((keyword for _, keyword in rules.automaton.iter(lowered)), ()))
+        present.update(dict.fromkeys({words[i] for i, _, _ in found}, ()))
         return present
-    for end, keyword in rules.automaton.iter(lowered):
-        places = present.setdefault(keyword, [])
-        places.append(end + 1 - len(keyword))  # type: ignore[union-attr]
+    for i, start, _ in found:  # in order of their ends: each keyword's places are in order
+        present.setdefault(words[i], []).append(start)  # type: ignore[union-attr]
     return present
 
 
@@ -345,7 +358,7 @@ def secret_spans(
             if span is not None:
                 add(spans, *span, rule.kind)
     found = chain(
-        find_keyed(text, lowered),
+        find_keyed(text, lowered, keyed_hits(lowered, present, rules) if long else None),
         find_in_arguments(text, lowered),
         tables_in(text, lowered, present, rules),
         find_in_inserts(text) if "insert into" in lowered else (),
@@ -354,6 +367,16 @@ def secret_spans(
         if text[start:end] not in rules.public:  # published keys stay public under any name
             add(spans, start, end, kind)
     return spans
+
+
+def keyed_hits(
+    lowered: str, present: dict[str, Sequence[int]], rules: RuleSet
+) -> Iterator[re.Match[str]] | None:
+    """In a long text, the keyed scan's start words tried only where the automaton found them."""
+    if rules.automaton is None:
+        return None
+    starts = sorted(chain.from_iterable(present[word] for word in rules.secret_words if word in present))
+    return matches(SECRET_WORD, lowered, starts)
 
 
 def tables_in(text: str, lowered: str, present: dict[str, Sequence[int]], rules: RuleSet) -> Iterator:

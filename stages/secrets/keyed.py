@@ -377,10 +377,13 @@ def kind_of(name: str) -> str:
     return "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
 
 
-def find_keyed(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, class) of each keyed secret value."""
+def find_keyed(
+    text: str, lowered: str, hits: Iterator[re.Match[str]] | None = None
+) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each keyed secret value; `hits` are SECRET_WORD's matches in `lowered`
+    when the caller has them (found where the keyword automaton found its words)."""
     done = 0
-    for hit in SECRET_WORD.finditer(lowered):
+    for hit in SECRET_WORD.finditer(lowered) if hits is None else hits:
         if hit.start() < done:
             continue
         start = hit.start()
@@ -473,9 +476,29 @@ def find_told(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
                 yield told.start(group), told.end(group), kind_of(told.group("name"))
 
 
+def comparisons(text: str) -> Iterator[re.Match[str]]:
+    """COMPARED's matches, tried only at the quote before each `==` and `!=` (found with
+    `str.find`: a pattern led by a set of quotes reads every character)."""
+    places = set()
+    for operator in ("==", "!="):
+        at = text.find(operator)
+        while at != -1:
+            quote = at - 1
+            while quote >= 0 and text[quote] in " \t":
+                quote -= 1
+            if quote >= 0 and text[quote] in "\"'`":
+                places.add(quote)
+            at = text.find(operator, at + 1)
+    done = 0
+    for at in sorted(places):
+        if at >= done and (match := COMPARED.match(text, at)) is not None:
+            done = match.end()
+            yield match
+
+
 def find_compared(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, class) of each literal compared with a secret-named variable."""
-    for match in COMPARED.finditer(text):
+    for match in comparisons(text):
         end, quote = match.start(), text[match.start()]
         start = text.rfind(quote, text.rfind("\n", 0, end) + 1, end) + 1
         value, name = text[start:end], match.group("name")

@@ -157,6 +157,8 @@ def test_the_keyword_prefilter_is_read_from_each_pattern_and_never_drops_a_match
         "xoxb-781236542736-2364535789652-GkwFDQoHqzXDVsC6GzqYUypD",
         f'secret_access_key = "{HMAC}"',
         "password: $6$rounds=5000$usesomesillystri$D4IrlXatmP7rx3P3InaxBeoomnAihCKRVQP22JZ6EY47Wc6BkroIuUUBOov1i",
+        'if ("Zk81mQp2VbX7rT4w"  !== auth.token) { deny() }',  # read from the `!==`
+        'ledger_pwd: "t7Rq!x9Lm2Vz"',  # the keyed scan, from the word `pwd`
     ]
     # a long text is read only where a rule's keywords occur, a short one all through: both ways
     filler = "\nprose without any secret in it, and the keys of a JSON log: input_tokens, cache_key.\n"
@@ -165,10 +167,13 @@ def test_the_keyword_prefilter_is_read_from_each_pattern_and_never_drops_a_match
     gated = [find_secrets(text) for text in texts]
     rules = secrets.ruleset()
     n = len(rules.rules)
-    ungated = dataclasses.replace(rules, gates=[()] * n, anchored=[False] * n, always=tuple(range(n)))
+    # every rule, the keyed scan and the tables read all of every text: no keyword automaton
+    ungated = dataclasses.replace(
+        rules, gates=[()] * n, anchored=[False] * n, always=tuple(range(n)), automaton=None
+    )
     monkeypatch.setattr(secrets, "ruleset", lambda: ungated)
     assert [find_secrets(text) for text in texts] == gated
-    assert all(gated[i] for i in (0, 3, 4, 5)) and re.search("anthropic", str(gated[2]))
+    assert all(gated[i] for i in (0, 3, 4, 5, 6, 7)) and re.search("anthropic", str(gated[2]))
     assert len(gated[-1]) == sum(map(len, gated[:-1])) * (secrets.LONG_TEXT // len(filler))  # every copy
 
 
