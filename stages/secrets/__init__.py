@@ -36,7 +36,7 @@ try:  # one pass for all keywords; without it, one substring search per keyword 
 except ImportError:  # pragma: no cover
     ahocorasick_rs = None
 
-from pica.stages.secrets.arguments import find_in_arguments
+from pica.stages.secrets.arguments import CALLS, Calls, find_in_arguments
 from pica.stages.secrets.keyed import SECRET_WORD, find_keyed
 from pica.stages.secrets.tables import HEADER_WORDS, find_in_inserts, find_in_tables
 from pica.stages.secrets.verify import FIELD, TEMPLATE, dollar_as_character, entropy, token_is_stand_in
@@ -105,6 +105,7 @@ class RuleSet:
     short: tuple[str, ...]  # keywords found by substring search
     words: tuple[str, ...]  # the others, and the keyed scan's and tables' words, in automaton order
     secret_words: tuple[str, ...]  # the keyed scan's: each of its matches starts with one
+    call_words: dict[re.Pattern[str], tuple[str, ...]]  # the words each credential call starts with
     automaton: Any  # finds `words` in one Aho-Corasick pass (None without ahocorasick-rs)
     public: frozenset[str]  # published keys that stay public under any name
 
@@ -122,10 +123,16 @@ def ruleset() -> RuleSet:
     # thousands of automaton hits. The others are found in one Aho-Corasick pass, with the words
     # the keyed scan starts from and those of a table's header (tables.py).
     secret_words = tuple(sorted(literal_prefixes(list(_parser.parse(SECRET_WORD.pattern)))[0]))
+    call_words = {
+        call: tuple(sorted(literal_prefixes(list(_parser.parse(call.pattern)))[0])) for call in CALLS
+    }
     words: tuple[str, ...] = ()
     automaton = None
     if ahocorasick_rs is not None:
-        words = tuple(sorted({k for k in keywords if len(k) > 1} | set(secret_words) | set(HEADER_WORDS)))
+        called = {word for leads in call_words.values() for word in leads}
+        words = tuple(
+            sorted({k for k in keywords if len(k) > 1} | set(secret_words) | set(HEADER_WORDS) | called)
+        )
         automaton = ahocorasick_rs.AhoCorasick(words, implementation=ahocorasick_rs.Implementation.DFA)
     short = tuple(k for k in keywords if automaton is None or len(k) == 1)
     anchored = [
@@ -145,6 +152,7 @@ def ruleset() -> RuleSet:
         short,
         words,
         secret_words,
+        call_words,
         automaton,
         public,
     )
@@ -359,7 +367,7 @@ def secret_spans(
                 add(spans, *span, rule.kind)
     found = chain(
         find_keyed(text, lowered, keyed_hits(lowered, present, rules) if long else None),
-        find_in_arguments(text, lowered),
+        find_in_arguments(text, lowered, call_matches(lowered, present, rules, long)),
         tables_in(text, lowered, present, rules),
         find_in_inserts(text) if "insert into" in lowered else (),
     )
@@ -377,6 +385,23 @@ def keyed_hits(
         return None
     starts = sorted(chain.from_iterable(present[word] for word in rules.secret_words if word in present))
     return matches(SECRET_WORD, lowered, starts)
+
+
+def call_matches(lowered: str, present: dict[str, Sequence[int]], rules: RuleSet, long: bool) -> Calls | None:
+    """How to find a credential call's pattern in `lowered`: not at all when none of its leading
+    words occurs, only where they occur in a long text (None without the automaton: everywhere)."""
+    if rules.automaton is None:
+        return None
+
+    def found(pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        leads = [word for word in rules.call_words[pattern] if word in present]
+        if not leads:
+            return iter(())
+        if not long:
+            return pattern.finditer(lowered)
+        return matches(pattern, lowered, sorted(chain.from_iterable(present[word] for word in leads)))
+
+    return found
 
 
 def tables_in(text: str, lowered: str, present: dict[str, Sequence[int]], rules: RuleSet) -> Iterator:

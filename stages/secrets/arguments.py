@@ -1,13 +1,14 @@
 """Literals handed to code rather than assigned: the fallback of a secret read from the
-environment (`process.env.JWT_SECRET ?? '…'`) and machine-made literals among the arguments of a
-call that takes credentials (`cohere.ClientV2("…")`). The keyed scan (keyed.py) judges values by
-the name they are assigned to; these have no name of their own beside them.
+environment (`process.env.JWT_SECRET ?? '…'`), machine-made literals among the arguments of a
+call that takes credentials (`cohere.ClientV2("…")`), and a password given after its user to a call
+that logs in (`DBI->connect($dsn, "user", "…")`). The keyed scan (keyed.py) judges values by the
+name they are assigned to; these have no name of their own beside them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from pica.stages.secrets.keyed import (
     IDENTIFIER,
@@ -18,6 +19,8 @@ from pica.stages.secrets.keyed import (
     kind_of,
 )
 from pica.stages.secrets.verify import is_stand_in, random_enough, sequential_run
+
+Calls = Callable[[re.Pattern[str]], Iterator[re.Match[str]]]  # a call pattern's matches
 
 # A literal as the fallback of a secret read from the environment: `process.env.JWT_SECRET ?? '…'`,
 # `os.getenv("API_KEY") or "…"`: the operator and the literal, then the name before them.
@@ -44,8 +47,21 @@ def find_fallback(text: str) -> Iterator[tuple[int, int, str]]:
 # "")`, Ruby's `config.omniauth :github, ENV['GITHUB_KEY'], '…'` (arguments without parentheses).
 CREDENTIAL_CALLS = [
     re.compile(word + r"\w*(?:\(|[ \t]+:\w)")  # each led by its word (see FALLBACKS)
-    for word in ("client", "session", "credential", "auth(?!or)", "access_?token", "access_?key", "api_?key")
-] + [re.compile(r"client\.(?:init|new\w*|create\w*|connect)\(")]  # `TwilioClient.Init(…)`
+    for word in (
+        "client",
+        "session",
+        "credential",
+        "auth(?!or)",
+        "access_?token",
+        "access_?key",
+        "api_?key",
+    )
+] + [
+    re.compile(r"client\.(?:init|new\w*|create\w*|connect)\("),  # `TwilioClient.Init(…)`
+    re.compile(r"hmac(?:sha)?\d*\("),  # a signing key: java-jwt's `Algorithm.HMAC256("…")`, `HMACSHA256(…)`
+]
+# a literal with a name of its own (`clientId: '…'`, `region="…"`): the keyed scan judges those
+NAMED = re.compile(r"[\w$]\\?[\"']?[ \t]*[:=][ \t]*\Z")
 ARGUMENT_LITERAL = re.compile(r"(?<![\w\\])\\?([\"'])([A-Za-z0-9+/=_.:~-]{16,200})\\?\1")  # `\"` too
 
 
@@ -64,25 +80,96 @@ def machine_made(value: str) -> bool:
     return random_enough(value) and random_enough(re.sub(r"[^A-Za-z0-9]", "", value))
 
 
-def find_given_to_clients(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, class) of each machine-made literal among the arguments of a credential call,
-    up to its closing parenthesis (or the line's end, without one), at most 300 characters on."""
-    for call in (call for pattern in CREDENTIAL_CALLS for call in pattern.finditer(lowered)):
-        depth, end, limit = 1, call.end(), min(len(text), call.end() + 300)
-        bracketed = text[call.end() - 1] == "("
-        while end < limit and depth:
-            char = text[end]
-            if bracketed:
-                depth += (char == "(") - (char == ")")
-            elif char == "\n":
-                break
-            end += 1
-        for literal in ARGUMENT_LITERAL.finditer(text, call.end(), end):
-            if machine_made(literal[2]):
+def arguments_end(text: str, start: int) -> int:
+    """Where the arguments of a call opened just before `start` end: at its closing parenthesis
+    (or the line's end, without one), at most 300 characters on."""
+    depth, end, limit = 1, start, min(len(text), start + 300)
+    bracketed = text[start - 1] == "("
+    while end < limit and depth:
+        char = text[end]
+        if bracketed:
+            depth += (char == "(") - (char == ")")
+        elif char == "\n":
+            break
+        end += 1
+    return end
+
+
+def find_given_to_clients(text: str, calls: Calls) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each machine-made literal among the arguments of a credential call."""
+    for call in (call for pattern in CREDENTIAL_CALLS for call in calls(pattern)):
+        for literal in ARGUMENT_LITERAL.finditer(text, call.end(), arguments_end(text, call.end())):
+            if machine_made(literal[2]) and not NAMED.search(
+                text, max(0, literal.start() - 40), literal.start()
+            ):
                 yield literal.start(2), literal.end(2), "generic_api_key"
 
 
-def find_in_arguments(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, class) of each secret handed to code as a fallback or a credential call's argument."""
+# A call that connects or logs in with a user and then a password, in that order: Perl's
+# `DBI->connect($dsn, "user", "…")`, C's `mysql_real_connect(conn, host, "user", "…", …)`,
+# Groovy's `Sql.newInstance(url, 'user', '…', driver)`, Ruby's `Net::SMTP.start(host, port, helo,
+# "user", "…", :login)`, Rust's `Credentials::new("user".to_owned(), "…".to_owned())`, Java's
+# `new PasswordAuthentication("user", "…".toCharArray())`, OkHttp's `Credentials.basic("user", "…")`,
+# Python's `auth=("user", "…")`.
+LOGIN_CALLS = [
+    re.compile(word + r"\(")  # each led by its word (see FALLBACKS)
+    for word in (
+        r"connect\w*",  # `connect(`, `real_connect(`, `getConnection(` (its `connection(`)
+        "newinstance",
+        "login",
+        "authenticate",
+        r"credentials?(?:::new|\.basic|[ \t]+\w+)?",  # C++'s `HTTPBasicCredentials creds("…", "…")`
+        "passwordauthentication",
+        r"smtp\.start",
+        r"basicauth\w*",
+        r"auth=",
+    )
+]
+# One argument: a quoted literal, perhaps converted (`.to_owned()`, `.toCharArray()`), or anything else
+ARGUMENT = re.compile(
+    r"\s*(?:(?P<q>[\"'])(?P<literal>(?:[^\"'\n\\]|\\.)*)(?P=q)(?:\.\w+\(\))?\s*(?=[,)]|$)|[^,()]*(?:\([^()]*\)[^,()]*)*)"
+)
+CALLS = CREDENTIAL_CALLS + LOGIN_CALLS  # each led by literal words
+USER = re.compile(r"[\w.@+-]{1,64}")
+LOCATOR = re.compile(r".*(?:://|[:/;=]).*|[\w-]+(?:\.[\w-]+)+|\d+")  # a URL, DSN, path, host or number
+
+
+def typed_or_random(value: str) -> bool:
+    """A password as people choose them (a digit or a sign among letters), or random letters (an
+    app password's 16): not a word or a name, which a call's argument list holds for other things."""
+    if re.search(r"[^A-Za-z_]", value):
+        return True
+    return len(value) >= 12 and sum(c in "aeiouAEIOU" for c in value) < 0.3 * len(value)
+
+
+def find_logins(text: str, calls: Calls) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each password given after its user to a call that logs in."""
+    for call in (call for pattern in LOGIN_CALLS for call in calls(pattern)):
+        at, end, user = call.end(), arguments_end(text, call.end()), False
+        while at < end:
+            argument = ARGUMENT.match(text, at, end)
+            if argument is None or argument.end() == at:
+                break
+            literal = argument["literal"]
+            if user and literal is not None:
+                if typed_or_random(literal) and keyed_value_is_secret(
+                    "password", "=", literal, argument["q"]
+                ):
+                    yield argument.start("literal"), argument.end("literal"), "generic_password"
+                break
+            if literal in ("anonymous", "ftp"):
+                break  # anonymous FTP's password is an address given as a courtesy
+            user = (
+                literal is not None and USER.fullmatch(literal) is not None and not LOCATOR.fullmatch(literal)
+            )
+            at = argument.end() + 1  # past the comma
+
+
+def find_in_arguments(text: str, lowered: str, calls: Calls | None = None) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each secret handed to code as a fallback or a credential call's argument.
+    `calls(pattern)` gives a call pattern's matches in `lowered`, when the caller knows where they may
+    start (the keyword automaton finds each pattern's leading words: CALLS)."""
+    calls = calls or (lambda pattern: pattern.finditer(lowered))
     yield from find_fallback(text)
-    yield from find_given_to_clients(text, lowered)
+    yield from find_given_to_clients(text, calls)
+    yield from find_logins(text, calls)

@@ -34,21 +34,23 @@ from pica.stages.secrets.verify import (
 SECRET_WORD = re.compile(
     r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat(?!h)|salt|seed|psk|authtok)"
     r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?\\?[\"']?\]?[ \t]*"
-    r"(?:[:=,?+.!|<>]|is[ \t]|[\"'`]|string|str|char|const))"
+    r"(?:[:=,?+.!|<>]|is[ \t]|@?[\"'`]|string|str|char|const))"
 )
 # `secret_id` is Vault AppRole's SecretID, a credential (developer.hashicorp.com/vault/docs/auth/approle),
-# and Consul's ACL token's; `SecretString` the secret AWS Secrets Manager returns
+# and Consul's ACL token's; `SecretString` the secret AWS Secrets Manager returns; Rails' and
+# Phoenix's `secret_key_base` signs their sessions
 SECRET_NAME = (
-    r"(?:secret[_-]?id|secret[_-]?string|secret|token|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
+    r"(?:secret[_-]?id|secret[_-]?string|secret[_-]?key[_-]?base|secret|token|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
     r"|credential|creds|auth|auth[_-]?key|authtok|pat|license[_-]?key|account[_-]?key|key|salt|seed|psk)"
 )
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
 KEYED = re.compile(
     r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)(?![A-Za-z])\\?[\"']?\]?"
-    r"(?:[ \t]*:?[ \t]*(?:string|String|str|&str|const\s+char\s*\*|char\s*\*)(?=[ \t]*[:=]))?"
+    r"(?:[ \t]*:?[ \t]*(?:string|String|str|&(?:'static[ \t]+)?(?:str|\[u8\])|const\s+char\s*\*|char\s*\*)"
+    r"(?=[ \t]*[:=]))?"
     r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|::(?=[ \t])"
     r"|:(?!:)(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
-    r"|[ \t]+is[ \t]+|[ \t]+(?=[\"'])|,(?=[^\s,])|,[ \t]+(?=[\"']))"
+    r"|[ \t]+is[ \t]+|[ \t]+(?=@?[\"'])|,(?=[^\s,])|,[ \t]+(?=[\"']))"
     # Python's r'', b'', f'' literals; Go's []byte("…"), C++'s std::string("…"), Objective-C's @"…"
     r"(?P<call>\w+\()?[ \t]*(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|(?:\[\]byte|std::string)\((?=[\"'])|@(?=\"))?"
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
@@ -56,13 +58,15 @@ KEYED = re.compile(
 )
 # A name and its value as the two arguments of a setter or a definition: PHP's
 # `define('DB_PASSWORD', '…')`, Java's `setProperty("…keyStorePassword", "…")` and
-# `put("password", "…")`, Go's `os.Setenv("API_KEY", "…")`, JavaScript's `setItem("token", "…")`;
+# `put("password", "…")`, Go's `os.Setenv("API_KEY", "…")`, JavaScript's `setItem("token", "…")`, a
+# header set by name (`.header("DD-API-KEY", "…")`, Go's `req.Header.Set("X-Api-Key", "…")`);
 # or of a lookup with a default, the value used when the environment has none:
 # `os.environ.get("SECRET_KEY", "…")`, `getenv("API_KEY", "…")`, Ruby's `ENV.fetch("TOKEN", "…")`,
 # `System.getProperty("db.password", "…")`, python-decouple's `config("KEY", default="…")`.
 SETTER_BEFORE = re.compile(
     r"\b(?:define|put|setProperty|setItem|setdefault|set|add|Add|setenv|Setenv|putenv"
-    r"|get|getenv|Getenv|getEnv|fetch|getProperty|getOrDefault|env|config)\(\s*[\"']\Z"
+    r"|get|getenv|Getenv|getEnv|fetch|getProperty|getOrDefault|env|config"
+    r"|header|Header|setHeader|addHeader|setRequestHeader|append|Set)\(\s*[\"']\Z"
 )
 SETTER_PAIR = re.compile(
     r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)[\"']\s*,\s*(?:default\s*=\s*)?"
@@ -149,8 +153,8 @@ NOT_SECRET_NAME = re.compile(
     r"(?i)public|publish|(?<!secret)_id$|(?<!secret)(?<=[a-z])Id$|csrf|_format"
     r"|keyboard|keyword|keypress|keycode|keystore(?![_.-]?pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass"
+    r"|(?<![a-z])site[_-]?key|(?-i:(?<=[a-z])Site[_-]?Key)"  # a CAPTCHA's site key is served in the page
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public
-    r"|^(?:user\.)?signingkey$"  # git's user.signingkey: a key's id, path or public half
     r"|encryptionsalt"  # Pulumi's stack salt: it salts the passphrase's key, stored by design
     r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs
     r"|request_?token|idempotency|change_?token|lock_?token"  # keys that make a request idempotent
@@ -177,6 +181,12 @@ PROVIDER_NAME = re.compile(r"(?i)aws.?secret|meraki|ibm|softlayer|cloudant|sumo|
 KEY_ALPHABET = re.compile(r"[A-Za-z0-9+/=_.-]+")
 # A name followed by its own colon and a space: Pulumi's `acme:dbPassword: …`, not an ARN's part
 NAMESPACED_KEY = re.compile(r"[\w.$-]*:[ \t]")
+# git's user.signingkey names a key, it holds none (git-scm.com/docs/git-config#user.signingKey)
+GIT_SIGNING_KEY = re.compile(r"(?:0x)?[0-9A-Fa-f]{8,40}!?|key::.*|(?:ssh|ecdsa)-[\w-]+ .*|[~/.$].*")
+# PowerShell's `$env:API_KEY = "…"`: a variable's scope, not a namespace
+POWERSHELL_SCOPE = re.compile(r"(?i)\$(?:env|global|script|local|private|using):\Z")
+# A definition without an operator: C's `#define API_KEY "…"`, Elixir's `@secret_key_base "…"`
+DEFINITION = re.compile(r"(?m)^[ \t]*(?:#[ \t]*define[ \t]+|@)\Z")
 CODE_ROOTS = frozenset(
     {"self", "this", "cls", "os", "sys", "env", "environ", "config", "conf", "cfg", "settings", "args"}
     | {"opts", "options", "params", "request", "req", "app", "ctx", "context", "vars", "process"}
@@ -220,6 +230,8 @@ def keyed_value_is_secret(
         return False
     if NOT_SECRET_NAME.search(name) or (PROVIDER_NAME.search(name) and KEY_ALPHABET.fullmatch(value)):
         return False
+    if word.lower() == "signingkey" and GIT_SIGNING_KEY.fullmatch(value):
+        return False  # git's user.signingkey: a GPG key's id or fingerprint, a path, a public key
     if VALUE_KIND.search(name) and not (password_name and (quote or name.isupper())):
         return False  # in code, `url.password += encoded` is the URL's field, not a password
     if not any(c.isalnum() for c in value):
@@ -391,7 +403,9 @@ def find_keyed(
             start -= 1
         before = text[start - 2 : start]
         prefixed = before == "::" or (
-            re.match(r"[\w}]:", before) is not None and NAMESPACED_KEY.match(text, start) is None
+            re.match(r"[\w}]:", before) is not None
+            and NAMESPACED_KEY.match(text, start) is None
+            and not POWERSHELL_SCOPE.search(text, max(0, start - 9), start)
         )
         if text[start - 1 : start] in ("/", "<") or prefixed:
             # `/forgot-password`, `…:secret:MySecret-a1b2c3` (an ARN), `AWS::IAM::AccessKey`, and
@@ -458,6 +472,8 @@ def find_keyed(
             sep = "="  # Clojure's `{:api-key "…"}`
         elif quote and "\t" in sep and not sep.strip():
             sep = "="  # a table's columns: `SECRET_KEY\t'…'` (Django's debug page, a TSV of settings)
+        elif quote and not sep.strip() and DEFINITION.search(text, text.rfind("\n", 0, start) + 1, start):
+            sep = "="  # a definition: C's `#define NAME "…"`, Elixir's `@name "…"`
         if keyed_value_is_secret(name, sep, value, quote, call, after):
             yield start_of, end_of, kind_of(name)
     if "==" in text or "!=" in text:

@@ -24,13 +24,18 @@ from pica.stages.secrets.keyed import keyed_value_is_secret
 
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 E = r"(?![A-Za-z0-9])"  # the token ends here
+# the end of a name in an element's `name` attribute that names a secret, then its closing quote
+XML_NAME_END = (
+    r"(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|credentials?|private[_-]?key)\d*)[\"']"
+)
 EW = r"(?![\w-])"  # ... for alphabets that include _ and -
 GLUED = r"\w.-"  # a token right after a word character, `.` or `-` belongs to something longer
 # A flag named in a sentence ("the --password option can't …", "… --proxy-password respectively,
 # and") is followed by words, not a value; a manual's `\fIuser-id\fR` is a troff metavariable.
 NOT_PROSE = r"(?![a-z]+(?:[ \t\n]+[a-z]{2,}[ \t\n.,']|[.,;:](?:\s|$))|\\f)"
-# gitleaks' assignment between a keyword and its value: `=`, `:`, `:=`, `=>`, `?=`, `,`, `||`
-ASSIGN = r"""[\w.-]{0,25}?\\?['"]?\s{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|\+=|,)[\x60'"\s=\\]{0,5}"""
+# gitleaks' assignment between a keyword and its value: `=`, `:`, `:=`, `=>`, `?=`, `,`, `||`; the
+# name may be an index's quoted key (`ENV["AWS_SECRET_ACCESS_KEY"] ||= …`)
+ASSIGN = r"""[\w.-]{0,25}?\\?['"]?\]?\s{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|\+=|,)[\x60'"\s=\\]{0,5}"""
 
 
 @dataclass(frozen=True)
@@ -661,6 +666,9 @@ TOKENS: list[Rule] = [
     rule("vercel_token", "vcp_ vci_ vca_ vcr_ vck_", r"vc[picrk]_[A-Za-z0-9]{20,60}" + E, entropy=3.0),
     # Atlassian API tokens end in =<8 hex CRC> (np: atlassian.1; gl: atlassian-api-token)
     rule("atlassian_token", "atatt3", r"ATATT3[\w=-]{150,250}" + EW),
+    # Airtable personal access tokens: pat + 14 characters, a dot, 64 hex (airtable.com/developers/
+    # web/guides/personal-access-tokens; gl: airtable-personnal-access-token)
+    rule("airtable_token", "pat", r"(?<![\w-])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}" + E),
     rule(
         "atlassian_token",
         "atlassian confluence jira",
@@ -680,6 +688,8 @@ TOKENS: list[Rule] = [
     rule("prefect_token", "pnu_", r"pnu_[A-Za-z0-9]{36}" + E, entropy=2.0),  # gl: prefect-api-token
     rule("readme_token", "rdme_", r"rdme_[a-z0-9]{70}" + E, entropy=2.0),  # gl: readme-api-token
     rule("groq_token", "gsk_", r"gsk_[A-Za-z0-9]{52}" + E),  # np: groq.1
+    # xAI's API keys: xai- and 80 base62 characters (docs.x.ai; gl: xai-api-key)
+    rule("xai_api_key", "xai-", r"(?<![\w-])xai-[A-Za-z0-9]{80}" + E),
     rule("tavily_token", "tvly-", r"tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}" + E),  # np: tavily.1
     rule("firecrawl_token", "fc-", r"fc-[a-f0-9]{32}" + E, not_after=r"\w./-"),  # np: firecrawl.1
     rule("jina_token", "jina_", r"jina_[A-Za-z0-9]{60}" + E),  # np: jina.1
@@ -1207,13 +1217,33 @@ STRUCTURES: list[Rule] = [
         not_after="",
     ),
     # RFC 7617 Basic, RFC 6750 Bearer, Okta SSWS (np: http.1-2; gl: curl-auth-header)
+    # the header's name then its value: `Authorization: …`, a quoted name set by a call
+    # (`Headers.Add("Authorization", "…")`), an index (`headers["Authorization"] = …`), PHP's `=>`;
+    # Basic credentials are checked to be base64 of `user:password` where they decode to text
+    *(
+        rule(
+            "http_auth_header",
+            "authorization",
+            r"(?i)\bauthorization\b(?:[\"']\]?\s*(?:=>|[:=,])\s*|\s*[:=]\s*|[ \t]+(?=[\"']))f?[\"']?"
+            + schemes
+            + r"\s+([\w+/=.~-]{6,})",
+            not_after="",
+            check=check,
+        )
+        for schemes, check in (
+            ("(?:bearer|token|apikey|api-key|key|ssws|digest)", None),
+            ("basic", verify.basic_credentials_ok),
+        )
+    ),
+    # A string that is a bearer credential by its form, RFC 6750's `Bearer <token>`, wherever it
+    # goes: `auth = "Bearer …"`, `new AuthenticationHeaderValue("Bearer", "…")` has its own name
     rule(
         "http_auth_header",
-        "authorization",
-        r"(?i)\bauthorization\b[\"']?(?:\s*[:=]\s*|[ \t]+(?=[\"']))f?[\"']?"
-        r"(?:bearer|basic|token|apikey|api-key|key|ssws|digest)"
-        r"\s+([\w+/=.~-]{6,})",
+        "bearer",
+        r"(?i)bearer(?<=[\"']bearer)(?:[ \t]+|[\"'],[ \t]*[\"'])([\w+/=.~-]{16,})(?=[\"'])",
         not_after="",
+        check=lambda token: not verify.sequential_run(token),
+        entropy=3.0,
     ),
     rule(
         "http_auth_header",
@@ -1482,6 +1512,16 @@ STRUCTURES: list[Rule] = [
         r"\\?[\"']?",
         not_after="",
         check=literal_password,
+    ),
+    # A browser test typing into the password field: Playwright's `getByLabel("Password").fill("…")`
+    # and `page.fill("#password", "…")`, Selenium's `…"password").send_keys("…")`, Cypress's `.type`
+    *(
+        rule("generic_password", "password", pattern, not_after="", check=literal_password)
+        for pattern in (
+            r"(?i)password[\w#.\[\]=\"' -]{0,30}?\)\s*\.(?:fill|type|send_?keys|setvalue|presssequentially)"
+            r"\(\s*[\"']([^\"'\n]{3,100})[\"']",
+            r"(?i)\.(?:fill|type)\(\s*[\"'][^\"'\n]{0,30}password[^\"'\n]{0,30}[\"']\s*,\s*[\"']([^\"'\n]{3,100})[\"']",
+        )
     ),
     # redis-cli prints a setting and its value as numbered lines: `1) "requirepass"`, `2) "…"`
     rule(
@@ -1851,6 +1891,26 @@ STRUCTURES: list[Rule] = [
         r"(?i)<\s*add\s+key\s*=\s*\"[^\n\"]{0,30}(?:pass|secret|token|api_?key)[^\n\"]{0,20}\"\s+value\s*=\s*"
         r"\"([^\n\"]{3,100})\"\s*/\s*>",
         not_after="",
+    ),
+    # An element naming a secret in its `name` or `key` attribute, the value in its `value`
+    # attribute or as its text: Ant's and Spring's `<property name="db.password" value="…"/>`,
+    # Hibernate's `<property name="hibernate.connection.password">…</property>`, Java's XML
+    # properties `<entry key="jdbc.password">…</entry>`, log4j's `<param name="Password" …/>`. The
+    # name ends with the secret's word (`tokenizer.keyword` names no secret).
+    *(
+        rule(
+            "generic_password",
+            "name key",
+            # led by the attribute (a rule led by `<` would try every tag); the tag's start before it
+            r"(?i)\b(?:name|key)\s*=\s*[\"'](?:[\w.:-]{0,60}?" + XML_NAME_END + value,
+            not_after="",
+            near=r"<[\w:.-]+\s[^<>\n]*",
+            check=lambda value: keyed_value_is_secret("password", "=", value, '"'),
+        )
+        for value in (
+            r"[^<>\n]*?\bvalue\s*=\s*[\"'](?P<secret>[^\"'<>\n]{3,200})[\"']",
+            r"[^<>\n/]*>(?P<secret>[^<>\n]{3,200})</[\w:.-]+>",
+        )
     ),
     # "the password is 'x'" (np: generic.11-14)
     rule(

@@ -88,6 +88,17 @@ def b64decode(part: str) -> bytes | None:
         return None
 
 
+def basic_credentials_ok(value: str) -> bool:
+    """RFC 7617's Basic credentials are base64 of `user:password`: a value that decodes to text
+    without a colon (`dXNlcg==`, "user") is some other token or none, unless it is random bytes."""
+    if not re.fullmatch(r"[A-Za-z0-9+/]+={0,2}", value) or len(value) % 4:
+        return True
+    decoded = b64decode(value)
+    if decoded is None or not decoded.isascii() or not decoded.decode().isprintable():
+        return True
+    return b":" in decoded
+
+
 def jwt_ok(token: str) -> bool:
     """A JWT's first part is a base64url JSON object naming its algorithm (RFC 7515 §4.1.1); the
     second is a JSON object too. Test suites corrupt bytes in the middle of real tokens, so the

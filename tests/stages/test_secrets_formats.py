@@ -159,6 +159,7 @@ def test_the_keyword_prefilter_is_read_from_each_pattern_and_never_drops_a_match
         "password: $6$rounds=5000$usesomesillystri$D4IrlXatmP7rx3P3InaxBeoomnAihCKRVQP22JZ6EY47Wc6BkroIuUUBOov1i",
         'if ("Zk81mQp2VbX7rT4w"  !== auth.token) { deny() }',  # read from the `!==`
         'ledger_pwd: "t7Rq!x9Lm2Vz"',  # the keyed scan, from the word `pwd`
+        'dbh = DBI->connect("dbi:Pg:dbname=app", "svc", "Qx7!vLm2pz")',  # a call, from `connect`
     ]
     # a long text is read only where a rule's keywords occur, a short one all through: both ways
     filler = "\nprose without any secret in it, and the keys of a JSON log: input_tokens, cache_key.\n"
@@ -173,7 +174,7 @@ def test_the_keyword_prefilter_is_read_from_each_pattern_and_never_drops_a_match
     )
     monkeypatch.setattr(secrets, "ruleset", lambda: ungated)
     assert [find_secrets(text) for text in texts] == gated
-    assert all(gated[i] for i in (0, 3, 4, 5, 6, 7)) and re.search("anthropic", str(gated[2]))
+    assert all(gated[i] for i in (0, 3, 4, 5, 6, 7, 8)) and re.search("anthropic", str(gated[2]))
     assert len(gated[-1]) == sum(map(len, gated[:-1])) * (secrets.LONG_TEXT // len(filler))  # every copy
 
 

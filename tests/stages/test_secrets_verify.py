@@ -1515,3 +1515,123 @@ def test_secrets_the_fourteenth_and_fifteenth_fresh_sets_showed_missing_are_reda
 )
 def test_what_the_fourteenth_and_fifteenth_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # credentials written in code (the sixteenth set) ...
+        (
+            'ENV["AWS_SECRET_ACCESS_KEY"] ||= "Co72XvtSi1y50xn3fCwd8xRARQdjoe6dSDQCSFht"',
+            "Co72XvtSi1y50xn3fCwd8xRARQdjoe6dSDQCSFht",
+        ),
+        ('$env:DB_PASSWORD = "Hx7!pq2Lmz"', "Hx7!pq2Lmz"),
+        (
+            '$env:XAI_API_KEY = "xai-G0m3bvgC2BBIbR0Rcf3KdvOhAOvvLbsPDPDJPMr4IFZgTogyZdptHTjPGpqGFFByJJFDKSrVmjRGzE7g"',
+            "xai-G0m3bvgC2BBIbR0Rcf3KdvOhAOvvLbsPDPDJPMr4IFZgTogyZdptHTjPGpqGFFByJJFDKSrVmjRGzE7g",
+        ),
+        (
+            '#define API_KEY "ntxtZiJfaxjzy55l6e8ka12oM03IvvFsz378g3HD"',
+            "ntxtZiJfaxjzy55l6e8ka12oM03IvvFsz378g3HD",
+        ),
+        (
+            '#define PARSE_MASTER_KEY  @"ntxtZiJfaxjzy55l6e8ka12oM03IvvFsz378g3HD"',
+            "ntxtZiJfaxjzy55l6e8ka12oM03IvvFsz378g3HD",
+        ),
+        (
+            '  @secret_key_base "FXuyQxmMZhBUx5hxZ9K3xhTt4a5M1pcYAtR2fCLHMNr+r1UWqQ6YKgyDt4QJblt1"',
+            "FXuyQxmMZhBUx5hxZ9K3xhTt4a5M1pcYAtR2fCLHMNr+r1UWqQ6YKgyDt4QJblt1",
+        ),
+        (
+            'static SESSION_HMAC_SECRET: &[u8] = b"wYVonfIJrGXrhZ12SnMCzVSk5y7QKWjw8TpTozIb";',
+            "wYVonfIJrGXrhZ12SnMCzVSk5y7QKWjw8TpTozIb",
+        ),
+        (
+            'private const string SigningKey = "Zps3wPdbDhGTnh17eEmDyamgZPSPrwX0FwsQDdGN8A1vSuvz";',
+            "Zps3wPdbDhGTnh17eEmDyamgZPSPrwX0FwsQDdGN8A1vSuvz",
+        ),
+        ('.header("DD-API-KEY", "530d9fbb66d5c929f6e197e1c13a266c")', "530d9fbb66d5c929f6e197e1c13a266c"),
+        (
+            'my $dbh = DBI->connect("dbi:mysql:database=crm;host=db.internal", "crm_batch", "Mustang1967!",',
+            "Mustang1967!",
+        ),
+        (
+            'mysql_real_connect(conn, "10.20.0.14", "telemetry", "Guinness#Pint6", "telemetry", 3306, NULL, 0)',
+            "Guinness#Pint6",
+        ),
+        (
+            'Net::SMTP.start("smtp.gmail.com", 587, "acme-mail.com", "reports@acme-mail.com", "njqhvjoaaahpqzth", :login)',
+            "njqhvjoaaahpqzth",
+        ),
+        (
+            'Credentials::new("alerts@acme-mail.com".to_owned(), "dEI!Wr!m1gNqDiy3".to_owned());',
+            "dEI!Wr!m1gNqDiy3",
+        ),
+        ('r = requests.get(url, auth=("svc-bot", "Tq9!vLx2mR"))', "Tq9!vLx2mR"),
+        (
+            '.header("Authorization", Credentials.basic("jenkins-reader", "TxC9xuZETurHSGjZsu"))',
+            "TxC9xuZETurHSGjZsu",
+        ),
+        ('Poco::Net::HTTPBasicCredentials creds("puller", "khJDXFfAPETe15Z0wTMI");', "khJDXFfAPETe15Z0wTMI"),
+        (
+            'Algorithm.HMAC256("hS127lqDKjyDuRrAx9m54IK2H2WWKe6yjXywG432LUq31RKG");',
+            "hS127lqDKjyDuRrAx9m54IK2H2WWKe6yjXywG432LUq31RKG",
+        ),
+        ('  await page.getByLabel("Password").fill("Br00klyn!NY");', "Br00klyn!NY"),
+        ('driver.find_element(By.ID, "password").send_keys("Br00klyn!NY")', "Br00klyn!NY"),
+        # ... and as scanners' tests write them (the seventeenth set)
+        (
+            'client.DefaultRequestHeaders.Add("Authorization", "Bearer HssgzAGLCG9c7LfnOqc8_Er3Ilw.ZjceOBHc");',
+            "HssgzAGLCG9c7LfnOqc8_Er3Ilw.ZjceOBHc",
+        ),
+        (
+            "$opts = ['Authorization' => 'Bearer HssgzAGLCG9c7LfnOqc8Er3IlwZjceOBHc'];",
+            "HssgzAGLCG9c7LfnOqc8Er3IlwZjceOBHc",
+        ),
+        (
+            'new AuthenticationHeaderValue("Bearer", "HssgzAGLCG9c7LfnOqc8_Er3Ilw.ZjceOBHc")',
+            "HssgzAGLCG9c7LfnOqc8_Er3Ilw.ZjceOBHc",
+        ),
+        (
+            '<property name="hibernate.connection.password">E5kjv8XOmgnshyGYq+</property>',
+            "E5kjv8XOmgnshyGYq+",
+        ),
+        ('<property name="db.password" value="E5kjv8XOmgnshyGYq+"/>', "E5kjv8XOmgnshyGYq+"),
+        ('<entry key="jdbc.password">E5kjv8XOmgnshyGYq+</entry>', "E5kjv8XOmgnshyGYq+"),
+        (
+            "AIRTABLE_API_KEY=patCCQULxg0zYh6Hq.f0e8f1a7aef13b93100a71190030a29bf72db00b796a7e1ec6f04d032975b23b",
+            "patCCQULxg0zYh6Hq.f0e8f1a7aef13b93100a71190030a29bf72db00b796a7e1ec6f04d032975b23b",
+        ),
+    ],
+)
+def test_secrets_the_sixteenth_and_seventeenth_fresh_sets_showed_missing_are_redacted(text, secret):
+    """Credentials written in code in many languages, and per-provider cases written the way
+    secret scanners' tests are (docs/redaction.md, "Code in 31 languages, and scanners' near misses")."""
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "createAuth0Client({ domain: 'acme.eu.auth0.com', clientId: 'j5pbhfUJeqASWnib92GYrAD3eT6m3Xx8' })",
+        'const RECAPTCHA_SITE_KEY = "6LcQx8UpAAAAAJ3kZ9yq7bW1sT5vR2nM4pL8oK0x";',
+        "[user]\n  signingkey = 3AA5C34371567BD2",
+        '#define MAX_KEY_LEN "32"',
+        '  @moduledoc "Handles the secret rotation"',
+        '<property name="db.password" value="${db.password}"/>',
+        '<entry key="tokenizer.keyword">standard</entry>',
+        'h = "Bearer abcdefghijklmnopqrstuvwxyz"',
+        'const h = "Bearer " + token',
+        'button.connect("pressed", self, "_on_pressed")',
+        'obj.connect("changed", "_on_changed")',
+        'conn = psycopg2.connect("dbname=test user=postgres")',
+        "cy.get('#password').type(Cypress.env('PASSWORD'))",
+        # what real code showed: a Basic value that decodes to no `user:password`, anonymous FTP, a
+        # digest among the arguments of a test helper named for HMAC
+        "conn.request('GET', '/', headers=[('Authorization', 'Basic dXNlcg==')])",
+        "$ftp->login(\"anonymous\", '-anonymous@')",
+        "hmactest(key=b'\\x0b' * 20, hexdigests={sha224: '896fb1128abbdf196832107cd49df33f'\n    '47b4b1169912ba4f53684b22'})",
+    ],
+)
+def test_what_the_sixteenth_and_seventeenth_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
+    assert find_secrets(text) == []
