@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 DOTTED_I = 0x130  # `İ`, whose lowercase is two characters
 SHORTEST_KEYWORD = 3  # a rule gated by shorter keywords runs over the whole text
 LONG_TEXT = 4096  # from this length a rule is tried where its keywords are, not over the whole text
+PLACE_COST = 200  # trying a pattern at one place costs about as much as scanning 200 characters
 
 
 def literal_prefixes(items: list, limit: int = 64) -> tuple[set[str], bool]:
@@ -91,7 +92,7 @@ def gate(rule: Rule) -> tuple[tuple[str, ...], bool]:
     for keywords in (derived, declared):
         if keywords and min(map(len, keywords)) >= SHORTEST_KEYWORD:
             return tuple(sorted(keywords)), keywords is derived
-    return tuple(sorted(derived or declared)), False
+    return tuple(sorted(derived or declared)), bool(derived)
 
 
 @dataclass(frozen=True)
@@ -354,7 +355,8 @@ def secret_spans(
         rule, starts = rules.rules[i], None
         if long and rules.anchored[i]:
             places = [present[k] for k in rules.gates[i] if k in present]
-            starts = places[0] if len(places) == 1 else sorted(chain.from_iterable(places))
+            if sum(map(len, places)) * PLACE_COST < len(lowered):
+                starts = places[0] if len(places) == 1 else sorted(chain.from_iterable(places))
         for match in matches(rule.pattern, lowered if rule.lowered else text, starts):
             if rule.near and not rule.near.search(lowered, max(0, match.start() - 60), match.start()):
                 continue

@@ -40,7 +40,7 @@ SECRET_WORD = re.compile(
 # and Consul's ACL token's; `SecretString` the secret AWS Secrets Manager returns; Rails' and
 # Phoenix's `secret_key_base` signs their sessions
 SECRET_NAME = (
-    r"(?:secret[_-]?id|secret[_-]?string|secret[_-]?key[_-]?base|secret|token|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
+    r"(?:secret[_-]?id|secret[_-]?string|secret[_-]?key[_-]?base|secret|token|passphrase|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
     r"|credential|creds|auth|auth[_-]?key|authtok|pat|license[_-]?key|account[_-]?key|key|salt|seed|psk)"
 )
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
@@ -51,8 +51,10 @@ KEYED = re.compile(
     r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|::(?=[ \t])"
     r"|:(?!:)(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
     r"|[ \t]+is[ \t]+|[ \t]+(?=@?[\"'])|,(?=[^\s,])|,[ \t]+(?=[\"']))"
-    # Python's r'', b'', f'' literals; Go's []byte("…"), C++'s std::string("…"), Objective-C's @"…"
-    r"(?P<call>\w+\()?[ \t]*(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|(?:\[\]byte|std::string)\((?=[\"'])|@(?=\"))?"
+    # Python's r'', b'', f'' literals; Go's []byte("…"), C++'s std::string("…"), Objective-C's @"…",
+    # JavaScript's JSON.stringify("…") (webpack's DefinePlugin)
+    r"(?P<call>\w+\()?[ \t]*"
+    r"(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|(?:\[\]byte|std::string|JSON\.stringify)\((?=[\"'])|@(?=\"))?"
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
     r"|(?P<bare>(?:(?!\\[nrt])[^\s\"'`,;)}\]]){4,300}))"
 )
@@ -332,8 +334,8 @@ def passphrase(value: str) -> bool:
 def names_no_literal(value: str, quote: str, after: str, password_name: bool, environment: bool) -> bool:
     """Whether the value is code, a locator, a pattern or prose rather than a literal secret
     (the shapes docs/measure/redaction_code.py found in real code)."""
-    if not quote and (CODE_EXPRESSION.search(value) or OPERATOR_AFTER.match(after)):
-        return True  # an expression, or an operand of one
+    if not quote and not environment and (CODE_EXPRESSION.search(value) or OPERATOR_AFTER.match(after)):
+        return True  # an expression, or an operand of one (an env file's `P12_PASSWORD=!p7…` is none)
     if not quote and (value.rstrip("\\").endswith("(") or re.match(r"[ \t]+-[A-Za-z]", after)):
         # a call whose arguments follow (`System.fetch_env!("X")`), or a command and its options
         # (PowerShell's `$pw = Read-Host -AsSecureString`)

@@ -25,9 +25,10 @@ from pica.stages.secrets.keyed import keyed_value_is_secret
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 E = r"(?![A-Za-z0-9])"  # the token ends here
 # the end of a name in an element's `name` attribute that names a secret, then its closing quote
-XML_NAME_END = (
-    r"(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|credentials?|private[_-]?key)\d*)[\"']"
+SECRET_NAME_END = (
+    r"(?:password|passwd|pwd|secret|token|(?:api|secret|access|auth|private)[_-]?key|apikey|credentials?)\d*"
 )
+XML_NAME_END = SECRET_NAME_END + r")[\"']"
 EW = r"(?![\w-])"  # ... for alphabets that include _ and -
 GLUED = r"\w.-"  # a token right after a word character, `.` or `-` belongs to something longer
 # A flag named in a sentence ("the --password option can't …", "… --proxy-password respectively,
@@ -199,8 +200,8 @@ def spaced_password(value: str) -> bool:
     """A value after a password's name and spaces alone (`password …` in msmtprc, `requirepass …`):
     a word there is a sentence's ("Password protected") or a manual's example (`foobared`), so it
     holds a digit or a sign, or is random letters (an app password, `igkdowqpetpndovo`)."""
-    if re.search(r"[\d\W_]", value) is None and not verify.random_letters(value):
-        return False
+    if re.search(r"[\d\W_]", value.rstrip(".,;:!?")) is None and not verify.random_letters(value):
+        return False  # a word, perhaps ending a sentence ("… the username/\n password combination.")
     return keyed_value_is_secret("secret_password", "=", value, "")
 
 
@@ -349,7 +350,7 @@ TOKENS: list[Rule] = [
         r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----END)[\s\S]){40,12000}?" + PEM_END,
         check=pem_body_ok,
         # a key's zero bytes are runs of `A` in base64 (OpenSSH's `AAAAAAAAAAAAA…`): not a stand-in
-        trusted=lambda block: pem_body_ok(block) and not verify.STAND_IN.search(block),
+        trusted=lambda block: pem_body_ok(block) and not verify.marked_stand_in(block),
         not_after="",
     ),
     # np: pem.2, PEM base64-encoded again (Kubernetes secrets, kubeconfig client-key-data)
@@ -668,7 +669,7 @@ TOKENS: list[Rule] = [
     rule("atlassian_token", "atatt3", r"ATATT3[\w=-]{150,250}" + EW),
     # Airtable personal access tokens: pat + 14 characters, a dot, 64 hex (airtable.com/developers/
     # web/guides/personal-access-tokens; gl: airtable-personnal-access-token)
-    rule("airtable_token", "pat", r"(?<![\w-])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}" + E),
+    rule("airtable_token", "pat", led("pat", r"[\w-]") + r"[A-Za-z0-9]{14}\.[a-f0-9]{64}" + E),
     rule(
         "atlassian_token",
         "atlassian confluence jira",
@@ -688,8 +689,20 @@ TOKENS: list[Rule] = [
     rule("prefect_token", "pnu_", r"pnu_[A-Za-z0-9]{36}" + E, entropy=2.0),  # gl: prefect-api-token
     rule("readme_token", "rdme_", r"rdme_[a-z0-9]{70}" + E, entropy=2.0),  # gl: readme-api-token
     rule("groq_token", "gsk_", r"gsk_[A-Za-z0-9]{52}" + E),  # np: groq.1
+    # LaunchDarkly's server-side SDK keys: sdk- and a UUID (docs.launchdarkly.com, "Keys"); the
+    # mobile key (mob-) and client-side id ship in apps
+    rule("launchdarkly_sdk_key", "sdk-", led("sdk-", r"[\w-]") + UUID + E),
+    # A PKCS#12 file (.p12, .pfx) in base64 holds a private key: DER of a PFX, version 3 (RFC 7292),
+    # `MII…IBAzCC`; CI variables carry signing certificates this way (BUILD_CERTIFICATE_BASE64)
+    rule(
+        "private_key", "", r"MI[IJKL][A-Za-z0-9+/]{2}[AQgw]IBAzCC[A-Za-z0-9+/]{200,}={0,2}", not_after=r"\w+/"
+    ),
+    # W&B's API keys: 40 hex given to `wandb login` (docs.wandb.ai, "wandb login")
+    rule(
+        "wandb_api_key", "wandb", r"wandb[ \t]+login(?:[ \t]+--[\w-]+)*[ \t]+([a-f0-9]{40})" + E, not_after=""
+    ),
     # xAI's API keys: xai- and 80 base62 characters (docs.x.ai; gl: xai-api-key)
-    rule("xai_api_key", "xai-", r"(?<![\w-])xai-[A-Za-z0-9]{80}" + E),
+    rule("xai_api_key", "xai-", led("xai-", r"[\w-]") + r"[A-Za-z0-9]{80}" + E),
     rule("tavily_token", "tvly-", r"tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}" + E),  # np: tavily.1
     rule("firecrawl_token", "fc-", r"fc-[a-f0-9]{32}" + E, not_after=r"\w./-"),  # np: firecrawl.1
     rule("jina_token", "jina_", r"jina_[A-Za-z0-9]{60}" + E),  # np: jina.1
@@ -856,7 +869,7 @@ TOKENS: list[Rule] = [
         "jwt",
         "eyj",
         r"eyJ[\w-]{10,}\.eyJ[\w/\\-]{10,}(?:\.[\w/\\-]+={0,2})?",
-        check=verify.jwt_ok,
+        check=lambda token: verify.jwt_ok(token) and not verify.public_jwt(token),
         not_after=r"\w",
     ),
     rule("jwt_token", "zxlk", r"ZXlK[A-Za-z0-9/\\_+-]{40,}={0,2}", entropy=2.0),  # gl: jwt-base64
@@ -1111,6 +1124,14 @@ CONTEXTUAL: list[Rule] = [
         r"(?i)https?://[\w-]+:([0-9a-f]{64}|[a-z]{24})@[\w-]+\.cloudant\.com",
         not_after="",
     ),
+    # Hadoop's ABFS/WASB account key setting, `fs.azure.account.key.<account>.dfs.core.windows.net`
+    # (hadoop.apache.org, hadoop-azure): the storage account's 64-byte key in base64
+    rule(
+        "azure_credential",
+        "fs.azure.account.key.",
+        r"fs\.azure\.account\.key\.[\w.-]+[\"']?[ \t]*(?:[,=:][ \t]*)?[\"']?([A-Za-z0-9+/]{86}==)",
+        not_after="",
+    ),
     # Azure connection strings (np: azure.1-2; ds: AzureStorageKeyDetector)
     rule(
         "azure_credential",
@@ -1146,6 +1167,16 @@ STRUCTURES: list[Rule] = [
         "@",
         r",[A-Za-z0-9._%+-]{1,100}:([^\s/'\"@]{1,200})@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+",
         not_after="",
+    ),
+    # A database URI with an empty host: libpq's Unix socket (`postgresql://user:pass@/db?host=/run/…`),
+    # Snowflake's account given as a parameter (`snowflake://user:pass@/db?account=…`)
+    rule(
+        "url_with_credentials",
+        "://",
+        r"(?i)(?:postgres(?:ql)?|mysql|mariadb|snowflake|redshift|mongodb|mssql|oracle|redis|amqp)(?:\+\w+)?"
+        r"://[\w.%+-]{1,100}:([^\s/'\"@]{1,200})@/\w",
+        not_after="",
+        check=literal_password,
     ),
     # A UNC-style URL without a scheme, as fstab and mount.cifs write it: `//user:pass@nas.lan/share`
     rule(
@@ -1234,6 +1265,28 @@ STRUCTURES: list[Rule] = [
             ("(?:bearer|token|apikey|api-key|key|ssws|digest)", None),
             ("basic", verify.basic_credentials_ok),
         )
+    ),
+    # ... or a bare token as the header's whole value (Bitrise's, Linear's API): random, 20+ characters
+    rule(
+        "http_auth_header",
+        "authorization",
+        # (not after a comma: `("authorization", "x-amz-date")` is a list of header names)
+        r"(?i)\bauthorization\b(?:[\"']\]?\s*(?:=>|[:=])\s*|\s*[:=]\s*)[\"']?"
+        r"(?!(?:bearer|basic|token|apikey|api-key|key|ssws|digest|negotiate|ntlm|aws4|hmac|sharedkey)\b)"
+        r"([\w+/=.~-]{20,})(?=[\"'\s]|$)",
+        not_after="",
+        check=lambda token: verify.random_enough(token) and has_digit(token),
+        entropy=3.5,
+    ),
+    # Basic credentials under a name of their own: fastlane's `git_basic_authorization: "…"`,
+    # `MATCH_GIT_BASIC_AUTHORIZATION=…`, checked to decode to `user:password`
+    rule(
+        "http_auth_header",
+        "basic",
+        r"(?i)basic[_-]?auth(?:orization)?[\"']?\]?[ \t]*(?:=>|[:=(])[ \t]*[\"']?"
+        r"([A-Za-z0-9+/]{12,}={0,2})(?![\w+/=])",
+        not_after="",
+        check=verify.decodes_to_login,
     ),
     # A string that is a bearer credential by its form, RFC 6750's `Bearer <token>`, wherever it
     # goes: `auth = "Bearer …"`, `new AuthenticationHeaderValue("Bearer", "…")` has its own name
@@ -2087,12 +2140,13 @@ STRUCTURES: list[Rule] = [
         trusted=lambda value: not value.startswith("{"),  # a password manager's value is a literal
         check=lambda value: not value.startswith("{REF:"),  # a reference to another entry's field
     ),
-    # "the shared-inbox login: support@greywater.org / ?2C6HvFR%8~59r5V": an address, a slash, a
-    # password with a digit and a sign or both cases
+    # "the shared-inbox login: support@greywater.org / ?2C6HvFR%8~59r5V": an address, a slash with
+    # a space beside it (`ana@acme.com/features.parquet` is a path), a password with a digit and a
+    # sign or both cases
     rule(
         "generic_password",
         "",
-        r"@[\w-]+(?:\.[\w-]+)+[ \t]*/[ \t]*([^\s\"'\x60/]{5,99}[^\s\"'\x60.,;:!?)/])(?=[.,;!?)]*"
+        r"@[\w-]+(?:\.[\w-]+)+(?:[ \t]+/[ \t]*|/[ \t]+)([^\s\"'\x60/]{5,99}[^\s\"'\x60.,;:!?)/])(?=[.,;!?)]*"
         + PROSE_END
         + ")",
         not_after="",
@@ -2407,12 +2461,45 @@ STRUCTURES: list[Rule] = [
     ),
     # HAProxy userlists: `user NAME insecure-password PASSWORD` (the `password` form holds a hash)
     rule("generic_password", "insecure-password", r"\binsecure-password[ \t]+(\S{3,200})", not_after=""),
+    # macOS's `security` command given a keychain's or a certificate's password: `unlock-keychain -p`,
+    # `create-keychain -p`, `import … -P` (a .p12's), `set-key-partition-list … -k` (man security)
+    rule(
+        "cli_credentials",
+        "security",
+        r"security[ \t]+(?:(?:unlock|create)-keychain\b[^\n]*?[ \t]-p|import\b[^\n]*?[ \t]-P"
+        r"|set-key-partition-list\b[^\n]*?[ \t]-k)[ \t]+"
+        r"(?:\"([^\"\n]{3,200})\"|'([^'\n]{3,200})'|([^\s\"'][^\s]{2,200}))",
+        not_after="",
+        check=literal_password,
+    ),
+    # A property list's `<key>…Secret…</key>` then its `<string>…</string>` (Info.plist, a
+    # .xcconfig's plist twin): a keyed value
+    rule(
+        "generic_api_key",
+        "<key>",
+        r"(?i)<key>[\w.-]{0,60}?" + SECRET_NAME_END + r"</key>\s*<string>([^<\n]{4,300})</string>",
+        not_after="",
+        check=lambda value: keyed_value_is_secret("secret", "=", value, '"'),
+    ),
+    # A Java-style property whose name and value a space separates (Spark's spark-defaults.conf,
+    # `spark.hadoop.fs.s3a.secret.key  …`): a dotted name ending in a secret's word
+    *(
+        rule(
+            "generic_password",
+            "",
+            "(?i)" + word + r"(?<=\." + word + r")[ \t]+([^\s#;=:\"'$][^\s#;]{3,200})[ \t]*(?=\r?\n|$)",
+            near=r"(?:^|\n)[ \t]*(?:[\w-]+\.)+",
+            not_after="",
+            check=spaced_password,
+        )
+        for word in (r"secret\.key", "secret", "password", "token")
+    ),
     # A line that is a password's name and its value: msmtp's `password …`, Redis's `requirepass …`
     # and `masterauth …` (redis.conf), Dovecot's and others' `key value` files
     rule(
         "generic_password",
         "",
-        r"(?i)(?:password|passwd|requirepass|masterauth)[ \t]+([^\s#;=:\"'][^\s#;]{3,200})[ \t]*$",
+        r"(?i)(?:password|passwd|requirepass|masterauth)[ \t]+([^\s#;=:\"'][^\s#;]{3,200})[ \t]*(?=\r?\n|$)",
         near=r"(?:^|\n)[ \t]*",
         not_after="",
         check=spaced_password,

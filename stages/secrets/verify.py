@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import itertools
+import json
 import math
 import re
 import zlib
@@ -96,7 +97,14 @@ def basic_credentials_ok(value: str) -> bool:
     decoded = b64decode(value)
     if decoded is None or not decoded.isascii() or not decoded.decode().isprintable():
         return True
-    return b":" in decoded
+    return b":" in decoded or re.search(rb"\d", decoded) is not None  # OneSignal's keys: a UUID
+
+
+def decodes_to_login(value: str) -> bool:
+    """Base64 of `user:password` (RFC 7617's Basic credentials) whatever it is called: fastlane's
+    `git_basic_authorization`, a CI variable."""
+    decoded = b64decode(value)
+    return decoded is not None and re.fullmatch(rb"[^:\s]{1,100}:[!-~]{3,200}", decoded) is not None
 
 
 def jwt_ok(token: str) -> bool:
@@ -112,6 +120,20 @@ def jwt_ok(token: str) -> bool:
     return (b'"alg"' in header or b'"typ"' in header) and payload.lstrip().startswith(b"{")
 
 
+def public_jwt(token: str) -> bool:
+    """Supabase's anon key, a JWT whose payload says `"role": "anon"`, is made to ship in a browser
+    (supabase.com/docs, "API keys"); its `service_role` twin is a secret."""
+    parts = token.split(".")
+    payload = b64decode(parts[1]) if len(parts) > 1 else None
+    if payload is None:
+        return False
+    try:
+        claims = json.loads(payload)
+    except ValueError:
+        return False
+    return isinstance(claims, dict) and claims.get("iss") == "supabase" and claims.get("role") == "anon"
+
+
 def b64_pem_ok(blob: str) -> bool:
     """A base64-encoded PEM block is a private key only if its decoded header says so."""
     head = b64decode(blob[:64]) or b""
@@ -124,6 +146,21 @@ STAND_IN = re.compile(
     r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder"
     r"|(?:change|replace|set)[_-]?me\b|autogenerate|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
 )
+
+
+def marked_stand_in(value: str) -> bool:
+    """Whether `value` holds a stand-in's mark as a person writes it: each word in one case,
+    capitalised or camelCase (`your`, `YOUR`, `AutoGenerate`), not `YOUr` inside random base64,
+    which holds such letters by chance."""
+    return any(
+        all(TYPED_CASE.fullmatch(word) for word in re.findall("[A-Za-z]+", mark.group()))
+        for mark in STAND_IN.finditer(value)
+    )
+
+
+TYPED_CASE = re.compile(r"[A-Z]+|(?:[A-Z]?[a-z]+)+")
+
+
 STAND_IN_WORDS = re.compile(
     r"(?i)^(?:null|nullptr|none|nil|undefined|true|false|string|required|optional|secret|password|passwd|pass"
     r"|token|key|value|test|example|sample|dummy|empty|default|username|user|todo|tbd|fixme|\$?\{\{.*\}\})"
@@ -149,7 +186,8 @@ def dollar_as_character(value: str) -> str:
 TEMPLATE = re.compile(
     r"\$\{[!#]?[\w.-]*(?:[^\w{}\]][^{}]*)?(?:\}|$)|\$\{\{|\$\(|\$[A-Za-z_]|%\(|\{\{[^{}]*(?:\}\}|$)"
     r"|#\{[^{}]*(?:\}|$)"
-    r"|^\{.*\}$|<[^>]*>|^\[.*\]?$|^%\w+%$|::|\.\.\.|…|\[Redacted\]",
+    r"|^\{.*\}$|<[^>]*>|^\[.*\]?$|^%\w+%$|::|\.\.\.|…|\[Redacted\]"
+    r"|^@(?:keychain|env):",  # altool's and notarytool's `-p @keychain:NAME`: where the password is
     re.I,
 )
 
@@ -213,9 +251,13 @@ PUBLIC_KEY_DER = ("MFkwEwYHKoZIzj0CAQ", "MIIBIjANBgkqhkiG9w0BAQEFAAOC", "MCowBQY
 def is_stand_in(value: str) -> bool:
     """xxxx, 0000…, ***, YOUR_KEY_HERE, a truncated `abc...`: written to stand for a secret; or a
     public key, which is published."""
-    if not value or STAND_IN.search(value) or STAND_IN_WORDS.match(value):
+    if not value or marked_stand_in(value) or STAND_IN_WORDS.match(value):
         return True
-    if value.startswith(PUBLIC_KEY_DER) or PUBLISHED.match(value):
+    if (
+        value.startswith(PUBLIC_KEY_DER)
+        or PUBLISHED.match(value)
+        or (value.startswith("eyJ") and public_jwt(value))
+    ):
         return True
     return len(value) >= 8 and Counter(value).most_common(1)[0][1] > len(value) / 2
 
@@ -223,7 +265,7 @@ def is_stand_in(value: str) -> bool:
 def token_is_stand_in(token: str) -> bool:
     """Provider token formats: judge the body after the prefix."""
     body = re.sub(r"^[A-Za-z0-9]{1,8}[_.-](?:[a-z0-9]{2,7}[_.-])?", "", token)
-    if STAND_IN.search(token) or re.search(r"(.)\1{11,}", body):
+    if marked_stand_in(token) or re.search(r"(.)\1{11,}", body):
         return True  # gitleaks' fps and Nosey Parker's negatives are mostly runs like these
     # A phrase of capitalised words, like SlackAppConfigurationAccessTokenHere, is an example.
     return re.fullmatch(r"(?:[A-Z][a-z]{2,})+", body) is not None

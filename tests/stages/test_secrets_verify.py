@@ -1635,3 +1635,96 @@ def test_secrets_the_sixteenth_and_seventeenth_fresh_sets_showed_missing_are_red
 )
 def test_what_the_sixteenth_and_seventeenth_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+SUPABASE_HEADER = b64url({"alg": "HS256", "typ": "JWT"})
+
+
+def supabase_key(role: str) -> str:
+    claims = b64url({"iss": "supabase", "ref": "qhmqhrxbkgnpdfugbhfa", "role": role, "iat": 1715404084})
+    return f"{SUPABASE_HEADER}.{claims}.BKQ6CYOUrnSaTWmLZE7k1W_mVMmGIBaMi7RXHZnIWwQ"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # notebooks and ML operations (the eighteenth set) ...
+        ("!wandb login 1f3c3253d5b36f4f99abc86b9f5715fe2f3216dd", "1f3c3253d5b36f4f99abc86b9f5715fe2f3216dd"),
+        (
+            "AIRFLOW_CONN_SNOWFLAKE_DEFAULT=snowflake://LOADER:Ember.Maple9227.@/RAW?account=xy48213",
+            "Ember.Maple9227.",
+        ),
+        ('      private_key_passphrase: "pA471Mlh!kbpcYU_cL6"', "pA471Mlh!kbpcYU_cL6"),
+        (
+            "spark.hadoop.fs.s3a.secret.key  9tupNNXI8VviZTCaTdPQS9sOaaq0XEnPafaMAEPx\nspark.hadoop.fs.s3a.endpoint  s3.amazonaws.com",
+            "9tupNNXI8VviZTCaTdPQS9sOaaq0XEnPafaMAEPx",
+        ),
+        (
+            'spark.conf.set("fs.azure.account.key.acme01.dfs.core.windows.net", "uU4T0Tq+PTHcrDLivIGTtCyeXYLlk1YnVudlFazD3q9aHRNU3hdcH8L901vA+AgviWL0o4dC8kZjVDWK2OIBaA==")',
+            "uU4T0Tq+PTHcrDLivIGTtCyeXYLlk1YnVudlFazD3q9aHRNU3hdcH8L901vA+AgviWL0o4dC8kZjVDWK2OIBaA==",
+        ),
+        ("requirepass Qx7!vLm2pz\nport 6379\n", "Qx7!vLm2pz"),  # a name-space-value line not the last
+        # ... mobile apps and frontend builds (the nineteenth set)
+        ("P12_PASSWORD=!p7yE*PkCnfsO.XL0M^M", "!p7yE*PkCnfsO.XL0M^M"),
+        (
+            "security import dist.p12 -k \"$KEYCHAIN_PATH\" -P 'Mosaic!8VNfPa8587' -T /usr/bin/codesign",
+            "Mosaic!8VNfPa8587",
+        ),
+        ('security unlock-keychain -p "1849-EJJ1hvaw@!ORPwv" login.keychain-db', "1849-EJJ1hvaw@!ORPwv"),
+        (
+            "<key>RevenueCatSecretKey</key>\n<string>sk_dGsmd05SfbMNPPMqgWrPiOf8uqXztHga</string>",
+            "sk_dGsmd05SfbMNPPMqgWrPiOf8uqXztHga",
+        ),
+        (
+            "  'process.env.API_SECRET': JSON.stringify('2c1dcc7989d5863f472a61ad4075174bccef7cfd'),",
+            "2c1dcc7989d5863f472a61ad4075174bccef7cfd",
+        ),
+        (
+            "LaunchDarkly.init('sdk-599cc84d-f5ee-47d4-81f2-b8919f54dd1c');",
+            "sdk-599cc84d-f5ee-47d4-81f2-b8919f54dd1c",
+        ),
+        (
+            'curl -H "Authorization: -wBfs8k5OMsvLd0m3E7SUxRmf3oL9Wb_JYfXUFUwl_Nniv3vpYs8rZWxlxFrmNA7H" https://api.bitrise.io',
+            "-wBfs8k5OMsvLd0m3E7SUxRmf3oL9Wb_JYfXUFUwl_Nniv3vpYs8rZWxlxFrmNA7H",
+        ),
+        (
+            'git_basic_authorization("cGluZWNyZXN0LWRlcGxveTpnaHBfUUZ5bWJVdUVMNFZzWmthNGI5RG5FV2NidFh3U0dvMkFwRWxU")',
+            "cGluZWNyZXN0LWRlcGxveTpnaHBfUUZ5bWJVdUVMNFZzWmthNGI5RG5FV2NidFh3U0dvMkFwRWxU",
+        ),
+        (
+            "headers: {'Authorization': 'Basic NTQ5OTg5YjQtYzk0OC00YzMzLThhMTgtOTczYWI3MTczM2Ey'}",
+            "NTQ5OTg5YjQtYzk0OC00YzMzLThhMTgtOTczYWI3MTczM2Ey",
+        ),
+        (f"const supabaseServiceKey = '{supabase_key('service_role')}';", supabase_key("service_role")),
+        # a JWT whose random signature spells `YOUr`: no stand-in, which a person types in one case
+        (
+            f"token = '{SUPABASE_HEADER}.{PAYLOAD}.BKQ6CYOUrnSaTWmLZE7k1W_mVMmGIBaMi7RXHZnIWwQ'",
+            f"{SUPABASE_HEADER}.{PAYLOAD}.BKQ6CYOUrnSaTWmLZE7k1W_mVMmGIBaMi7RXHZnIWwQ",
+        ),
+        (
+            "BUILD_CERTIFICATE_BASE64=MIIKbQIBAzCCCY7D" + "q9aHRNU3hdcH8L901vA+AgviWL0o4dC8kZjVDWK2" * 6,
+            "MIIKbQIBAzCCCY7D",
+        ),
+    ],
+)
+def test_secrets_the_eighteenth_and_nineteenth_fresh_sets_showed_missing_are_redacted(text, secret):
+    """Notebooks and ML operations; mobile apps and frontend builds (docs/redaction.md, "Notebooks
+    and ML operations, mobile and frontend builds")."""
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"VITE_SUPABASE_ANON_KEY={supabase_key('anon')}",  # made to ship in a browser
+        'xcrun altool --notarize-app -f App.dmg -u "$APPLE_ID" -p "@keychain:AC_PASSWORD"',
+        'security unlock-keychain -p "$KEYCHAIN_PASSWORD" build.keychain',
+        "Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request",
+        "<key>NSCameraUsageDescription</key>\n<string>We need the camera</string>",
+        "spark.hadoop.fs.s3a.secret.key  ${S3A_SECRET}",
+        "dbfs:/FileStore/shared_uploads/ana@acme.com/features_c1f5a321.parquet",
+        '<machineKey validationKey="AutoGenerate,IsolateApps" decryptionKey="AutoGenerate,IsolateApps" />',
+    ],
+)
+def test_what_the_eighteenth_and_nineteenth_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
+    assert find_secrets(text) == []
