@@ -1724,6 +1724,10 @@ def test_secrets_the_eighteenth_and_nineteenth_fresh_sets_showed_missing_are_red
         "spark.hadoop.fs.s3a.secret.key  ${S3A_SECRET}",
         "dbfs:/FileStore/shared_uploads/ana@acme.com/features_c1f5a321.parquet",
         '<machineKey validationKey="AutoGenerate,IsolateApps" decryptionKey="AutoGenerate,IsolateApps" />',
+        # what real code showed: a URI form in fsspec's docs, a tuple of header names, a docstring
+        "- 'github://org:repo@/precip/catalog.yml', where the org and repo are part of the URI",
+        '_AWS_SIGNING_HEADERS = ("authorization", "x-amz-content-sha256", "x-amz-date")',
+        "SMTPAuthenticationError  The server didn't accept the username/\n        password combination.\n",
     ],
 )
 def test_what_the_eighteenth_and_nineteenth_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
