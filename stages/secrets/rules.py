@@ -24,7 +24,8 @@ from pica.stages.secrets.keyed import keyed_value_is_secret
 
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 E = r"(?![A-Za-z0-9])"  # the token ends here
-# the end of a name in an element's `name` attribute that names a secret, then its closing quote
+# the end of a name that names a secret (a plist's `<key>`, an element's `name` attribute, where
+# XML_NAME_END adds the attribute's closing quote)
 SECRET_NAME_END = (
     r"(?:password|passwd|pwd|secret|token|(?:api|secret|access|auth|private)[_-]?key|apikey|credentials?)\d*"
 )

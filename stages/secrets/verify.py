@@ -90,14 +90,15 @@ def b64decode(part: str) -> bytes | None:
 
 
 def basic_credentials_ok(value: str) -> bool:
-    """RFC 7617's Basic credentials are base64 of `user:password`: a value that decodes to text
-    without a colon (`dXNlcg==`, "user") is some other token or none, unless it is random bytes."""
+    """RFC 7617's Basic credentials are base64 of `user:password`: a value that decodes to a word
+    without a colon or a digit (`dXNlcg==`, "user") is none. Random bytes, and text with a digit
+    (OneSignal's REST keys are base64 of a UUID), are kept."""
     if not re.fullmatch(r"[A-Za-z0-9+/]+={0,2}", value) or len(value) % 4:
         return True
     decoded = b64decode(value)
     if decoded is None or not decoded.isascii() or not decoded.decode().isprintable():
         return True
-    return b":" in decoded or re.search(rb"\d", decoded) is not None  # OneSignal's keys: a UUID
+    return b":" in decoded or re.search(rb"\d", decoded) is not None
 
 
 def decodes_to_login(value: str) -> bool:
