@@ -18,7 +18,7 @@ from pica.stages.secrets.keyed import (
     keyed_value_is_secret,
     kind_of,
 )
-from pica.stages.secrets.verify import is_stand_in, random_enough, sequential_run
+from pica.stages.secrets.verify import few_vowels, is_stand_in, random_enough, sequential_run
 
 Calls = Callable[[re.Pattern[str]], Iterator[re.Match[str]]]  # a call pattern's matches
 
@@ -120,6 +120,7 @@ LOGIN_CALLS = [
         "authenticate",
         r"credentials?(?:::new|\.basic|[ \t]+\w+)?",  # C++'s `HTTPBasicCredentials creds("…", "…")`
         "passwordauthentication",
+        "changeuserpassword",  # mongosh's `db.changeUserPassword("user", "…")`
         r"smtp\.start",
         r"basicauth\w*",
         r"auth=",
@@ -137,9 +138,7 @@ LOCATOR = re.compile(r".*(?:://|[:/;=]).*|[\w-]+(?:\.[\w-]+)+|\d+")  # a URL, DS
 def typed_or_random(value: str) -> bool:
     """A password as people choose them (a digit or a sign among letters), or random letters (an
     app password's 16): not a word or a name, which a call's argument list holds for other things."""
-    if re.search(r"[^A-Za-z_]", value):
-        return True
-    return len(value) >= 12 and sum(c in "aeiouAEIOU" for c in value) < 0.3 * len(value)
+    return re.search(r"[^A-Za-z_]", value) is not None or few_vowels(value)
 
 
 def find_logins(text: str, calls: Calls) -> Iterator[tuple[int, int, str]]:

@@ -52,9 +52,9 @@ KEYED = re.compile(
     r"|:(?!:)(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
     r"|[ \t]+is[ \t]+|[ \t]+(?=@?[\"'])|,(?=[^\s,])|,[ \t]+(?=[\"']))"
     # Python's r'', b'', f'' literals; Go's []byte("…"), C++'s std::string("…"), Objective-C's @"…",
-    # JavaScript's JSON.stringify("…") (webpack's DefinePlugin)
+    # JavaScript's JSON.stringify("…") (webpack's DefinePlugin), T-SQL's N'…'
     r"(?P<call>\w+\()?[ \t]*"
-    r"(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|(?:\[\]byte|std::string|JSON\.stringify)\((?=[\"'])|@(?=\"))?"
+    r"(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|N(?=')|(?:\[\]byte|std::string|JSON\.stringify)\((?=[\"'])|@(?=\"))?"
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
     r"|(?P<bare>(?:(?!\\[nrt])[^\s\"'`,;)}\]]){4,300}))"
 )
@@ -131,7 +131,7 @@ QUALIFIED_NAME = re.compile(r"[A-Za-z][A-Za-z-]*(?::[A-Za-z][A-Za-z-]*)+")
 # A value that is a path or object key (`my-app/5026-stage.war`, `vms/server.ova`, `Some/Value`),
 # or a name qualified by a domain (`io.modelcontextprotocol/clientCapabilities`): a locator.
 PATH_LIKE = re.compile(
-    r"^(?:[\w.-]+/)+[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}$|^[A-Za-z]+(?:[-_][A-Za-z]+)*(?:/[A-Za-z]+(?:[-_][A-Za-z]+)*)+$"
+    r"^(?:[\w.-]+/)+[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}$|^[A-Za-z]+(?:[-_][A-Za-z]+)*(?:/[A-Za-z]+(?:[-_][A-Za-z]+)*)+(?::\w+)?$"
     r"|^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+/\w[\w/.-]*$"
     r"|^[\w-]+\.(?:zip|tar|gz|tgz|ova|vmdk|war|jar|json|ya?ml|txt|csv|py|js|ts|sh|exe|dll|so|png|jpe?g"
     r"|gif|svg|pdf|html?|xml|md|log|conf|cfg|ini|toml|lock|bin|img|iso|deb|rpm|whl|db|sqlite)$"
@@ -155,6 +155,7 @@ NOT_SECRET_NAME = re.compile(
     r"(?i)public|publish|(?<!secret)_id$|(?<!secret)(?<=[a-z])Id$|csrf|_format"
     r"|keyboard|keyword|keypress|keycode|keystore(?![_.-]?pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass"
+    r"|encrypted[_-]?(?:key|password|secret|value|data)s?$"  # ciphertext: Pulumi's `encryptedkey`
     r"|(?<![a-z])site[_-]?key|(?-i:(?<=[a-z])Site[_-]?Key)"  # a CAPTCHA's site key is served in the page
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public
     r"|encryptionsalt"  # Pulumi's stack salt: it salts the passphrase's key, stored by design
@@ -185,6 +186,10 @@ KEY_ALPHABET = re.compile(r"[A-Za-z0-9+/=_.-]+")
 NAMESPACED_KEY = re.compile(r"[\w.$-]*:[ \t]")
 # git's user.signingkey names a key, it holds none (git-scm.com/docs/git-config#user.signingKey)
 GIT_SIGNING_KEY = re.compile(r"(?:0x)?[0-9A-Fa-f]{8,40}!?|key::.*|(?:ssh|ecdsa)-[\w-]+ .*|[~/.$].*")
+# A password manager asked for an item's password: the argument names the item
+PASSWORD_MANAGER_QUERY = re.compile(
+    r"\b(?:bw|op|lpass|gopass|keepassxc-cli)[ \t]+(?:get|show|item[ \t]+get)[ \t]+\Z"
+)
 # PowerShell's `$env:API_KEY = "…"`: a variable's scope, not a namespace
 POWERSHELL_SCOPE = re.compile(r"(?i)\$(?:env|global|script|local|private|using):\Z")
 # A definition without an operator: C's `#define API_KEY "…"`, Elixir's `@secret_key_base "…"`
@@ -336,6 +341,8 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool, en
     (the shapes docs/measure/redaction_code.py found in real code)."""
     if not quote and not environment and (CODE_EXPRESSION.search(value) or OPERATOR_AFTER.match(after)):
         return True  # an expression, or an operand of one (an env file's `P12_PASSWORD=!p7…` is none)
+    if value.startswith("-----"):
+        return True  # an armoured block's first line: a PGP message is ciphertext, a key has its own rule
     if not quote and (value.rstrip("\\").endswith("(") or re.match(r"[ \t]+-[A-Za-z]", after)):
         # a call whose arguments follow (`System.fetch_env!("X")`), or a command and its options
         # (PowerShell's `$pw = Read-Host -AsSecureString`)
@@ -404,9 +411,9 @@ def find_keyed(
         while start > 0 and text[start - 1] in NAME_CHARS:
             start -= 1
         before = text[start - 2 : start]
-        prefixed = before == "::" or (
-            re.match(r"[\w}]:", before) is not None
-            and NAMESPACED_KEY.match(text, start) is None
+        # (but a name followed by its own colon is a key: Hiera's `profile::database::password: …`)
+        prefixed = (before == "::" or re.match(r"[\w}]:", before) is not None) and (
+            NAMESPACED_KEY.match(text, start) is None
             and not POWERSHELL_SCOPE.search(text, max(0, start - 9), start)
         )
         if text[start - 1 : start] in ("/", "<") or prefixed:
@@ -434,6 +441,10 @@ def find_keyed(
         kind = re.search(r"([A-Za-z]+)[ \t]\Z", text[max(0, start - 30) : start])
         if kind and NOT_SECRET_NAME.search(f"{kind[1]}_{name}") and not NOT_SECRET_NAME.search(kind[1]):
             continue  # "cache key: …", "page token: …": the word before names what kind
+        if kind and kind[1].lower() in ("public", "publishable"):
+            continue  # `wg show`'s "public key: …"
+        if PASSWORD_MANAGER_QUERY.search(text, max(0, start - 40), start):
+            continue  # `bw get password 'github.com'`: the item whose password is asked for
         if kind and name.lower() == "key" and kind[1].lower() in PREPOSITIONS:
             continue  # "Cache restored from key: …", "sorted by key: …": a lookup key
         if name.lower() == "pass" and SETUP_PASS.fullmatch(match.group("quoted") or ""):

@@ -120,6 +120,11 @@ WIDE_PUNCTUATION = "\uff09\uff0c\u3002\uff1b\uff01\uff1f\u060c\u0964\u3001\u300d
 # Where a value told in prose ends: white space, the text's end, or the close of the JSON string
 # that holds the message (`{"text": "… lautet Winter1979!"}`)
 PROSE_END = r'(?:\s|$|\\?"[,}\]])'
+# A line's end, also where a JSON string holding the text closes (`…requirepass x"}`): after a
+# value that would take the quote, the value is lazy
+LINE_END = r'[ \t]*(?=\r?\n|$|\\?"[,}\]])'
+# ... and a line's start, also where a JSON string opens (`{"content": "requirepass …`)
+LINE_START = r'(?:^|\n|[:\[,][ \t]*\\?")[ \t]*'
 
 
 # What a code is named for, before the word (English and compounds): a door's, a gate's, an alarm's
@@ -201,7 +206,8 @@ def spaced_password(value: str) -> bool:
     """A value after a password's name and spaces alone (`password …` in msmtprc, `requirepass …`):
     a word there is a sentence's ("Password protected") or a manual's example (`foobared`), so it
     holds a digit or a sign, or is random letters (an app password, `igkdowqpetpndovo`)."""
-    if re.search(r"[\d\W_]", value.rstrip(".,;:!?")) is None and not verify.random_letters(value):
+    letters_only = re.search(r"[\d\W_]", value.rstrip(".,;:!?")) is None
+    if letters_only and not (verify.random_letters(value) or verify.few_vowels(value)):
         return False  # a word, perhaps ending a sentence ("… the username/\n password combination.")
     return keyed_value_is_secret("secret_password", "=", value, "")
 
@@ -233,6 +239,8 @@ def session_value(value: str) -> bool:
 
 
 # A command-line argument: quoted (the quotes are not the password), or up to a space or shell operator
+# `echo '…' |`, `printf "…" |`: the opening quote of what a command is given on its input
+ECHOED = r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?P<q>['\"])"
 CLI_VALUE = r"""(?:'([^'\n]{3,200})'|"([^"\n]{3,200})"|([^\s'"\x60;|&<>()]{3,200}))"""
 
 
@@ -1385,8 +1393,11 @@ STRUCTURES: list[Rule] = [
         not_after=r"\w-",
         # not a metavariable (ACCESS_TOKEN), a phrase (my-Bitbucket-password) or a typed stand-in
         # (kubeadm's documented abcdef.0123456789abcdef): tokens are machine-made
+        # nor Docker's `--secret id=…,env=…` (where a build secret comes from)
         check=lambda s: (
-            not re.fullmatch(r"[A-Z][A-Z0-9_]*|[A-Za-z]+(?:-[A-Za-z]+)+", s) and not verify.sequential_run(s)
+            not re.fullmatch(r"[A-Z][A-Z0-9_]*|[A-Za-z]+(?:-[A-Za-z]+)+", s)
+            and not verify.sequential_run(s)
+            and not re.match(r"(?:id|src|source|env|type)=", s)
         ),
     ),
     # Go's MySQL driver DSN, user:password@tcp(host:port)/db
@@ -1478,7 +1489,7 @@ STRUCTURES: list[Rule] = [
         rule(
             "generic_password",
             "",
-            "(?i)" + led(tool, r"[\w./-]") + r"[ \t]" + asked + PRINTED,
+            "(?i)" + led(tool, r"[\w.-]") + r"[ \t]" + asked + PRINTED,  # by path too: `…/bin/aws`
             not_after="",
             check=literal_password,
         )
@@ -1502,6 +1513,13 @@ STRUCTURES: list[Rule] = [
             ("bw get", r"+password\b"),
             ("op read", r"*['\"]?op://"),
             ("op item get", r"[^\n|>]*?--fields?[ =]['\"]?(?:label=)?password\b"),
+            # keys made or read on a server: WireGuard's, a key file shown, random bytes for a PSK,
+            # Elasticsearch's keystore, NetworkManager's secrets (`-s`)
+            ("wg", r"+gen(?:key|psk)\b"),
+            ("cat", r"+[^\n|>]*?(?:privatekey|private\.key|\.psk|keyfile)\b"),
+            ("openssl", r"+rand[ \t]+-(?:hex|base64)[ \t]+\d+(?:[ \t]*\|[ \t]*(?:sudo[ \t]+)?tee\b)?"),
+            ("elasticsearch-keystore", r"+show\b"),
+            ("nmcli", r"(?:[^\n|>]*?[ \t])?-s\b[^\n|>]*?\bpsk\b"),
         )
     ),
     # What secret stores answer, by the shape of the answer: SSM's `"Type": "SecureString"` then its
@@ -1716,11 +1734,176 @@ STRUCTURES: list[Rule] = [
         rule(
             "cli_credentials",
             "",
-            led(tool, r"[\w./-]") + r"(?:\s+-[A-Za-z]+)*\s+(?:target=|userid=)?['\"]?[\w$#]+/"
+            led(tool, r"[\w./-]")
+            + r"(?:\s+-[A-Za-z]+)*\s+(?:target=|userid=|(?:target|catalog|auxiliary)\s+)?['\"]?[\w$#]+/"
             r"([^\s/@'\"]{3,200})(?=@|['\"\s]|$)",
             not_after="",
         )
         for tool in ("sqlplus", "expdp", "impdp", "sqlldr", "rman")
+    ),
+    # A server's terminal: `echo 'user:pass' | chpasswd` and `chpasswd <<< 'user:pass'` (not `-e`,
+    # whose input is hashes); a password piped into a command that reads it (`passwd --stdin`,
+    # `kinit`, `realm join`); cloud-init's `chpasswd: list:`
+    rule(
+        "cli_credentials",
+        "chpasswd",
+        ECHOED
+        + r"[\w.@-]+:(?P<secret>[^'\"\n]{3,200})(?P=q)[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd(?![ \t]+-e)",
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "cli_credentials",
+        "chpasswd",
+        r"chpasswd(?![ \t]+-e)[ \t]*<<<[ \t]*(?P<q>['\"])[\w.@-]+:(?P<secret>[^'\"\n]{3,200})(?P=q)",
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "cli_credentials",
+        "chpasswd:",
+        r"chpasswd:[ \t]*\r?\n[ \t]+list:[ \t]*\|[ \t]*\r?\n[ \t]+[\w.@-]+:([^\s:]{3,200}?)" + LINE_END,
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "cli_credentials",
+        "passwd kinit realm",
+        ECHOED + r"(?P<secret>[^'\"\n]{3,200})(?P=q)[ \t]*\|[ \t]*"
+        r"(?:sudo[ \t]+)?(?:passwd[ \t]+--stdin|kinit|realm[ \t]+join)\b",
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "cli_credentials",
+        "kinit realm",
+        r"(?:kinit|realm[ \t]+join)\b[^\n<|]*<<<[ \t]*(?:'([^'\n]{3,200})'|\"([^\"\n]{3,200})\")",
+        not_after="",
+        check=literal_password,
+    ),
+    # Tools whose password flag is their own: sqlcmd's, bcp's and osql's `-P` (MySQL's is a port),
+    # `-w` of kadmin, smbpasswd and the LDAP tools, ldappasswd's `-s` (the new password),
+    # ipmitool's `user set password <id> …`, nmcli's `wifi-sec.psk …`
+    *(
+        rule(
+            "cli_credentials",
+            "",
+            "(?i)" + led(tool, r"[\w.-]") + flag + CLI_VALUE,  # run by path too: `/opt/…/bin/sqlcmd`
+            not_after="",
+            check=literal_password,
+        )
+        for tool, flag in (
+            ("sqlcmd", r"\b[^\n|;]*?[ \t]-P[ \t]*"),
+            ("bcp", r"\b[^\n|;]*?[ \t]-P[ \t]*"),
+            ("osql", r"\b[^\n|;]*?[ \t]-P[ \t]*"),
+            ("kadmin", r"\b[^\n|;]*?[ \t]-w[ \t]+"),
+            ("smbpasswd", r"\b[^\n|;]*?[ \t]-w[ \t]+"),
+            ("ldap", r"(?:search|add|modify|delete|passwd|whoami|compare|modrdn)\b[^\n|;]*?[ \t]-w[ \t]+"),
+            ("ldappasswd", r"\b[^\n|;]*?[ \t]-s[ \t]+"),
+            ("ipmitool", r"\b[^\n|;]*?\buser[ \t]+set[ \t]+password[ \t]+\d+[ \t]+"),
+            ("nmcli", r"\b[^\n|;]*?\bcon(?:nection)?[ \t]+(?:modify|add)\b[^\n|;]*?\.psk[ \t]+"),
+        )
+    ),
+    # SNMP v1/v2c's community string is its shared secret (`snmpwalk -v2c -c …`); `public` and
+    # `private` are the defaults every device ships with
+    rule(
+        "cli_credentials",
+        "snmp",
+        r"snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|df|status|netstat|check)\b"
+        r"[^\n|;]*?[ \t]-c[ \t]*" + CLI_VALUE,
+        not_after="",
+        check=lambda value: value not in ("public", "private") and literal_password(value),
+    ),
+    # redis-cli: `AUTH [user] …` at its prompt, `CONFIG SET requirepass …`, and an ACL rule's
+    # `>password` (`ACL SETUSER … >…`, a users.acl line `user app on >…`; redis.io, "ACL")
+    rule(
+        "generic_password",
+        "auth",
+        r"(?i):\d{2,5}(?:\[\d+\])?>[ \t]*auth[ \t]+(?:[\w.@-]+[ \t]+(?=\S))?" + CLI_VALUE + LINE_END,
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "generic_password",
+        "config set",
+        r"(?i)config[ \t]+set[ \t]+(?:requirepass|masterauth)[ \t]+" + CLI_VALUE,
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "generic_password",
+        "setuser user",
+        r"(?i)(?:acl[ \t]+setuser|(?<![^\n])user)[ \t]+\S+[^\n>]*?[ \t]>([^\s]{3,200})",
+        not_after="",
+        check=literal_password,
+    ),
+    # ~/.pgpass: `host:port:database:user:password` (postgresql.org, "The Password File")
+    rule(
+        "generic_password",
+        ":5432: :*:",  # PostgreSQL's port or a wildcard one: the pattern has no literal to lead it
+        r"(?m)^[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.@*-]+:([^\s:]{3,200}?)" + LINE_END,
+        not_after="",
+        check=literal_password,
+    ),
+    # Dovecot's passwd-file with a cleartext scheme: `user:{PLAIN}password:uid:gid…`
+    rule(
+        "generic_password",
+        "{plain} {cleartext} {clear}",
+        r"(?i)\{(?:plain|cleartext|clear)\}([^:\s]{3,200})",
+        not_after="",
+    ),
+    # A DNS TSIG key (BIND's `key "name" { algorithm hmac-…; secret "…"; }`, tsig-keygen's output)
+    rule(
+        "generic_api_key",
+        "algorithm",
+        r"(?i)algorithm[ \t]+hmac-[\w-]+;\s*secret[ \t]+\"([A-Za-z0-9+/]{16,}={0,2})\"",
+        not_after="",
+    ),
+    # chrony's and ntpd's symmetric keys: `ID TYPE [HEX:|ASCII:]KEY` (chrony.conf(5), "keyfile")
+    rule(
+        "generic_api_key",
+        "",
+        # led by the type (a literal the engine searches for), the key's number before it
+        r"(?i)(?:md5|sha1|sha256|sha384|sha512|aes128|aes256)[ \t]+(?:hex:|ascii:)?([!-~]{8,128}?)"
+        + LINE_END,
+        near=r"(?:^|\n)[ \t]*\d{1,5}[ \t]+",
+        not_after="",
+        check=lambda key: random_base64(key) or re.fullmatch(r"[0-9A-Fa-f]{16,}", key) is not None,
+    ),
+    # strongSwan's ipsec.secrets: `: PSK "…"`, `: RSA key.pem "passphrase"`, `user : EAP "…"`
+    rule(
+        "generic_password",
+        "psk rsa ecdsa eap xauth ntlm",
+        r"(?i)(?:psk|rsa|ecdsa|eap|xauth|ntlm)[ \t]+(?:[^\s\"]+[ \t]+)?\"([^\"\n]{3,200})\"",
+        near=r":[ \t]*",
+        not_after="",
+        check=literal_password,
+    ),
+    # `klist -kK`'s keys: an encryption type, then the key in hex (MIT Kerberos, klist(1))
+    rule(
+        "private_key",
+        "(aes (des (arcfour (camellia",
+        r"\((?:aes|des|arcfour|camellia)[\w-]*\)[ \t]+\(0x([0-9a-f]{16,128})\)",
+        not_after="",
+    ),
+    # Squid's cache_peer `login=user:password`
+    rule(
+        "generic_password", "cache_peer", r"cache_peer\b[^\n]*?\blogin=[^:\s]+:([^\s]{3,200})", not_after=""
+    ),
+    # AWS CDK's secret given in plain text: `SecretValue.unsafePlainText("…")`
+    rule(
+        "generic_password",
+        "secretvalue.",
+        r"SecretValue\.(?:unsafePlainText|plainText)\(\s*[\"'`]([^\"'`\n]{4,300})[\"'`]",
+        not_after="",
+        check=literal_password,
+    ),
+    # Elasticsearch's reset tool prints the new password after "New value:"
+    rule(
+        "generic_password",
+        "elasticsearch-reset-password",
+        r"elasticsearch-reset-password\b[^\n]*\r?\n(?:[^\n]*\r?\n){0,3}?New value:[ \t]*(\S{6,200})",
+        not_after="",
     ),
     # Flags no other tool uses: OpenSSL's `-passin pass:…` (openssl-passphrase-options(1)), keytool's
     # and jarsigner's `-storepass`, `-keypass`, `-srcstorepass`, `-destkeypass`
@@ -2488,20 +2671,22 @@ STRUCTURES: list[Rule] = [
         rule(
             "generic_password",
             "",
-            "(?i)" + word + r"(?<=\." + word + r")[ \t]+([^\s#;=:\"'$][^\s#;]{3,200})[ \t]*(?=\r?\n|$)",
-            near=r"(?:^|\n)[ \t]*(?:[\w-]+\.)+",
+            "(?i)" + word + r"(?<=\." + word + r")[ \t]+([^\s#;=:\"'$][^\s#;]{3,200}?)" + LINE_END,
+            near=LINE_START + r"(?:[\w-]+\.)+",
             not_after="",
             check=spaced_password,
         )
         for word in (r"secret\.key", "secret", "password", "token")
     ),
     # A line that is a password's name and its value: msmtp's `password …`, Redis's `requirepass …`
-    # and `masterauth …` (redis.conf), Dovecot's and others' `key value` files
+    # and `masterauth …` (redis.conf), keepalived's `auth_pass …`, nslcd's `bindpw …`, Apache's
+    # `AuthLDAPBindPassword …`, Dovecot's and others' `key value` files; quoted or not
     rule(
         "generic_password",
         "",
-        r"(?i)(?:password|passwd|requirepass|masterauth)[ \t]+([^\s#;=:\"'][^\s#;]{3,200})[ \t]*(?=\r?\n|$)",
-        near=r"(?:^|\n)[ \t]*",
+        r"(?i)(?:password|passwd|requirepass|masterauth|auth_pass|bindpw|authldapbindpassword)[ \t]+"
+        r"(?:\"([^\"\n]{3,200})\"|([^\s#;=:\"'][^\s#;]{3,200}?))" + LINE_END,
+        near=LINE_START,
         not_after="",
         check=spaced_password,
     ),

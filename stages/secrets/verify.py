@@ -149,6 +149,17 @@ STAND_IN = re.compile(
 )
 
 
+def few_vowels(value: str) -> bool:
+    """Twelve or more letters with under 30% vowels: random lowercase (an app password's 16,
+    `bktxdxjmiunhsftq`), not a word (words have about 40%)."""
+    return (
+        len(value) >= 12
+        and value.isascii()
+        and value.isalpha()
+        and sum(c in "aeiouAEIOU" for c in value) < 0.3 * len(value)
+    )
+
+
 def marked_stand_in(value: str) -> bool:
     """Whether `value` holds a stand-in's mark as a person writes it: each word in one case,
     capitalised or camelCase (`your`, `YOUR`, `AutoGenerate`), not `YOUr` inside random base64,
@@ -183,7 +194,8 @@ def dollar_as_character(value: str) -> str:
 # nothing (`m{{h}o)p${e]nob(…}}`) are characters of a password: detect-secrets' KeywordDetector
 # reports that very value (tests/plugins/keyword_test.py, COMMON_SECRET) and drops only values that
 # are a template as a whole (filters/heuristic.py `is_templated_secret`: `{…}`, `<…>`, `${…}`; so
-# `password = '{password}'`, a str.format placeholder, is one).
+# `password = '{password}'`, a str.format placeholder, is one). Jenkins' `{AQAAAB…}` stays out too:
+# ciphertext, like an Ansible vault's (two blind sets disagreed on it; the twelfth's call is kept).
 TEMPLATE = re.compile(
     r"\$\{[!#]?[\w.-]*(?:[^\w{}\]][^{}]*)?(?:\}|$)|\$\{\{|\$\(|\$[A-Za-z_]|%\(|\{\{[^{}]*(?:\}\}|$)"
     r"|#\{[^{}]*(?:\}|$)"

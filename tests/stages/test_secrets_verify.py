@@ -1732,3 +1732,111 @@ def test_secrets_the_eighteenth_and_nineteenth_fresh_sets_showed_missing_are_red
 )
 def test_what_the_eighteenth_and_nineteenth_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # infrastructure as code (the twentieth set) ...
+        ("profile::database::password: 'LJOIr-3ByZ96z!*ZuEISU2lnsu'\n", "LJOIr-3ByZ96z!*ZuEISU2lnsu"),
+        (
+            "credentials: rds.Credentials.fromPassword('admin', SecretValue.unsafePlainText('Tq9!vLx2mRz8')),",
+            "Tq9!vLx2mRz8",
+        ),
+        (
+            "#cloud-config\nchpasswd:\n  list: |\n    root:Zzocy42wV=Ol2FgFTvxThC.B\n  expire: False\n",
+            "Zzocy42wV=Ol2FgFTvxThC.B",
+        ),
+        # ... and a server's terminal and configuration (the twenty-first set)
+        ("echo 'deploy:cobalt-canyon-mango-7' | chpasswd", "cobalt-canyon-mango-7"),
+        ("chpasswd <<< 'jenkins:yOUKK5dlJip_8O2QXD'", "yOUKK5dlJip_8O2QXD"),
+        ("echo 'Maple2024*' | passwd --stdin backupuser", "Maple2024*"),
+        ("echo '_C_T1CjClIlgTNzwt' | kinit svc_backup@CORP.LOCAL", "_C_T1CjClIlgTNzwt"),
+        ("realm join --user=svc_join corp.local <<< '0I8ZsrI4nD.Rn_g9hslBRl'", "0I8ZsrI4nD.Rn_g9hslBRl"),
+        ("snmpwalk -v2c -c 0azt9uZ6Rw4YAcKFc 10.0.0.1 1.3.6.1.2.1.2.2.1.2", "0azt9uZ6Rw4YAcKFc"),
+        (
+            "/opt/mssql-tools18/bin/sqlcmd -S localhost -U sa -P cHFN8xiQQ7S4w3T9CxF-kW -C",
+            "cHFN8xiQQ7S4w3T9CxF-kW",
+        ),
+        ("ldappasswd -x -D cn=admin,dc=corp -W -s 'V-%gkzE6R8L%E+8JyOO' uid=jdoe", "V-%gkzE6R8L%E+8JyOO"),
+        (
+            "kadmin -p admin/admin@CORP.LOCAL -w 'dragon-falcon-puffin-1' -q 'listprincs'",
+            "dragon-falcon-puffin-1",
+        ),
+        ("ipmitool user set password 2 fXpoMKgpnBKY07HS", "fXpoMKgpnBKY07HS"),
+        ("nmcli con modify office-5g wifi-sec.psk '6bj7JXGcNRVZLt6eJ4TClI--'", "6bj7JXGcNRVZLt6eJ4TClI--"),
+        (
+            "$ nmcli -s -g 802-11-wireless-security.psk connection show lab-ap\npickle-orange-ember-marble-14",
+            "pickle-orange-ember-marble-14",
+        ),
+        ("rman target sys/lQWaytChYW1kRUUebn@ORCL catalog rcat/@RCATDB", "lQWaytChYW1kRUUebn"),
+        ("127.0.0.1:6379> AUTH VVWn6T1ThklvAYmC7lxRpYzCqyxi\nOK", "VVWn6T1ThklvAYmC7lxRpYzCqyxi"),
+        (
+            '10.3.0.7:6379> CONFIG SET requirepass "Qz3bELHa8_hvgk6d3uRZHgOurwk65ZQf"\nOK',
+            "Qz3bELHa8_hvgk6d3uRZHgOurwk65ZQf",
+        ),
+        ("user app on >CWKbclt3H7oVaRpfqeF9iT- ~app:* &* +@read", "CWKbclt3H7oVaRpfqeF9iT-"),
+        ('db.changeUserPassword("appUser", "Winter3688#")', "Winter3688#"),
+        ("AuthLDAPBindPassword kkj_wQZqNBX8w1WLXhIRrh", "kkj_wQZqNBX8w1WLXhIRrh"),
+        ('requirepass "HvfehoDily20eeayQkLlgNtZKR-IyNwl"', "HvfehoDily20eeayQkLlgNtZKR-IyNwl"),
+        (
+            "account alerts\nuser alerts.noreply@gmail.com\npassword bktxdxjmiunhsftq\nfrom x@gmail.com",
+            "bktxdxjmiunhsftq",
+        ),
+        ("db01.corp.local:5432:*:replicator:RH9lQ.TWKNtPTcWz-SfZv", "RH9lQ.TWKNtPTcWz-SfZv"),
+        ("jdoe@corp.example:{PLAIN}hAWzrlv3cD_Czntkf:5000:5000::/var/vmail::", "hAWzrlv3cD_Czntkf"),
+        (
+            'key "xfer-key" {\n\talgorithm hmac-sha256;\n\tsecret "looinhBjriFx9X/yHS0/0uom9upVr2xr5FPKJ1NCtcs=";\n};',
+            "looinhBjriFx9X/yHS0/0uom9upVr2xr5FPKJ1NCtcs=",
+        ),
+        ("1 SHA1 HEX:DA0B4B8EE3E9890648EA778001A024A31EFD3B7B", "DA0B4B8EE3E9890648EA778001A024A31EFD3B7B"),
+        (': RSA /etc/ipsec.d/private/gw.key "Maple2019!"', "Maple2019!"),
+        (
+            "cache_peer proxy.up.example parent 3128 0 no-query login=branch01:gbklErbgPdVzirC_YoW9",
+            "gbklErbgPdVzirC_YoW9",
+        ),
+        (
+            "root@gw01:~# wg genkey > privatekey; cat /etc/wireguard/privatekey\nUCHZagCCDCG6DWCh/aMBxSd35BaDhfJL1uesN5fPgmQ=",
+            "UCHZagCCDCG6DWCh/aMBxSd35BaDhfJL1uesN5fPgmQ=",
+        ),
+        (
+            "$ wg genpsk\nll8tzDw3IQMcOJhvDEiHhk9F425k67/UmsJBcLaNGsw=",
+            "ll8tzDw3IQMcOJhvDEiHhk9F425k67/UmsJBcLaNGsw=",
+        ),
+        (
+            "$ sudo /usr/share/elasticsearch/bin/elasticsearch-keystore show bootstrap.password\nEE7e2WVS0KdKgysed6q4",
+            "EE7e2WVS0KdKgysed6q4",
+        ),
+        (
+            "$ bin/elasticsearch-reset-password -u elastic -b\nPassword for the [elastic] user successfully reset.\nNew value: PVC*Wai*S399nbEFgZwJ",
+            "PVC*Wai*S399nbEFgZwJ",
+        ),
+        (
+            "   2 HTTP/intranet.corp.local@CORP.LOCAL (aes128-cts-hmac-sha1-96)  (0xc03dbfe1d6338104313cb1e660533bf9)",
+            "c03dbfe1d6338104313cb1e660533bf9",
+        ),
+        ("P12_PASSWORD=-6kDrlzsLzkIRM_N#", "-6kDrlzsLzkIRM_N#"),
+    ],
+)
+def test_secrets_the_twentieth_and_twenty_first_fresh_sets_showed_missing_are_redacted(text, secret):
+    """Infrastructure as code and CI/CD; a server's terminal and configuration (docs/redaction.md,
+    "Infrastructure and a server's terminal")."""
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "secretsprovider: awskms://alias/pulumi-prod?region=us-east-1\nencryptedkey: AQICAHhN5S0p8v3Lr4mCq9zT2bXw7kJ1",
+        "db_password: |\n    -----BEGIN PGP MESSAGE-----\n\n    hQEMA6Dpf8PxvXVpAQc/nTtgNSTW5YwnY9pOkXQGrBYvsMn3zXpumkOF9R7oV5Tn",
+        "    db_password: \"{{ lookup('community.hashi_vault.hashi_vault', 'secret=secret/data/prod/billing:password') }}\"",
+        "$ docker buildx build --secret id=gh_token,env=GITHUB_TOKEN --ssh default -t ghcr.io/acme/ledger:1 .",
+        "bw get password 'github.com' --session \"$BW_SESSION\" | xclip -sel clip",
+        "$ sudo wg show wg0\ninterface: wg0\n  public key: kiCo+bTRm4d/QcLKxq92B/DjUvAObVJsiYCTHk59iEc=\n  private key: (hidden)",
+        "snmpwalk -v2c -c public 10.0.0.1 system",
+        "$ nmcli -s -g 802-11-wireless-security.psk connection show lab-ap",
+        "xpack.encryptedSavedObjects.encryptionKey: ${KIBANA_ENCRYPTION_KEY}",
+    ],
+)
+def test_what_the_twentieth_and_twenty_first_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
+    assert find_secrets(text) == []
