@@ -370,8 +370,9 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool, en
     return not password_name and QUALIFIED_NAME.fullmatch(value) is not None
 
 
-# Python's `b'…'`, `r'…'`, `f'…'`: letters before a quote that opens a literal, not an apostrophe
-STRING_PREFIX = re.compile(r"(?<![\w'])[bBrRuUfF]{1,2}\Z")
+# Python's `b'…'`, `r'…'`, `f'…'`, T-SQL's `N'…'`: letters before a quote that opens a literal, not an
+# apostrophe
+STRING_PREFIX = re.compile(r"(?<![\w'])(?:[bBrRuUfF]{1,2}|N)\Z")
 
 
 def closes_a_literal(text: str, at: int) -> bool:

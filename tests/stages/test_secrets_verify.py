@@ -1816,6 +1816,10 @@ def test_what_the_eighteenth_and_nineteenth_fresh_sets_showed_redacted_wrongly_i
             "c03dbfe1d6338104313cb1e660533bf9",
         ),
         ("P12_PASSWORD=-6kDrlzsLzkIRM_N#", "-6kDrlzsLzkIRM_N#"),
+        (
+            "EXEC sp_addlinkedsrvlogin @rmtsrvname = N'LEGACYDB', @rmtuser = N'linkuser', @rmtpassword = N'HazelVelvet595!';",
+            "HazelVelvet595!",
+        ),
     ],
 )
 def test_secrets_the_twentieth_and_twenty_first_fresh_sets_showed_missing_are_redacted(text, secret):
