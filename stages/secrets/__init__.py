@@ -354,9 +354,9 @@ def secret_spans(
     for i in sorted(run & rules.quoted if quoted else run):
         rule, starts = rules.rules[i], None
         if long and rules.anchored[i]:
-            places = [present[k] for k in rules.gates[i] if k in present]
-            if sum(map(len, places)) * PLACE_COST < len(lowered):
-                starts = places[0] if len(places) == 1 else sorted(chain.from_iterable(places))
+            starts = places(present, rules.gates[i])
+            if len(starts) * PLACE_COST >= len(lowered):
+                starts = None  # one scan of the text is cheaper
         for match in matches(rule.pattern, lowered if rule.lowered else text, starts):
             if rule.near and not rule.near.search(lowered, max(0, match.start() - 60), match.start()):
                 continue
@@ -379,14 +379,19 @@ def secret_spans(
     return spans
 
 
+def places(present: dict[str, Sequence[int]], words: Sequence[str]) -> Sequence[int]:
+    """Where in a long text any of `words` starts, in order, as the automaton found them."""
+    found = [present[word] for word in words if word in present]
+    return found[0] if len(found) == 1 else sorted(chain.from_iterable(found))
+
+
 def keyed_hits(
     lowered: str, present: dict[str, Sequence[int]], rules: RuleSet
 ) -> Iterator[re.Match[str]] | None:
     """In a long text, the keyed scan's start words tried only where the automaton found them."""
     if rules.automaton is None:
         return None
-    starts = sorted(chain.from_iterable(present[word] for word in rules.secret_words if word in present))
-    return matches(SECRET_WORD, lowered, starts)
+    return matches(SECRET_WORD, lowered, places(present, rules.secret_words))
 
 
 def call_matches(lowered: str, present: dict[str, Sequence[int]], rules: RuleSet, long: bool) -> Calls | None:
@@ -401,7 +406,7 @@ def call_matches(lowered: str, present: dict[str, Sequence[int]], rules: RuleSet
             return iter(())
         if not long:
             return pattern.finditer(lowered)
-        return matches(pattern, lowered, sorted(chain.from_iterable(present[word] for word in leads)))
+        return matches(pattern, lowered, places(present, leads))
 
     return found
 
@@ -415,7 +420,7 @@ def tables_in(text: str, lowered: str, present: dict[str, Sequence[int]], rules:
         return iter(())
     if len(lowered) < LONG_TEXT:
         return find_in_tables(text, lowered)
-    return find_in_tables(text, lowered, sorted(chain.from_iterable(present[word] for word in words)))
+    return find_in_tables(text, lowered, places(present, words))
 
 
 def redact(text: str, found: Counter[str] | None = None) -> str:

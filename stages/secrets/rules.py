@@ -2651,8 +2651,7 @@ STRUCTURES: list[Rule] = [
         "cli_credentials",
         "security",
         r"security[ \t]+(?:(?:unlock|create)-keychain\b[^\n]*?[ \t]-p|import\b[^\n]*?[ \t]-P"
-        r"|set-key-partition-list\b[^\n]*?[ \t]-k)[ \t]+"
-        r"(?:\"([^\"\n]{3,200})\"|'([^'\n]{3,200})'|([^\s\"'][^\s]{2,200}))",
+        r"|set-key-partition-list\b[^\n]*?[ \t]-k)[ \t]+" + CLI_VALUE,
         not_after="",
         check=literal_password,
     ),
