@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from pica.stages.secrets.keyed import (
+    CONCEPT_WORDS,
     IDENTIFIER,
     PATH_LIKE,
     SECRET_NAME,
@@ -18,7 +19,7 @@ from pica.stages.secrets.keyed import (
     keyed_value_is_secret,
     kind_of,
 )
-from pica.stages.secrets.verify import few_vowels, is_stand_in, random_enough, sequential_run
+from pica.stages.secrets.verify import few_vowels, is_stand_in, random_enough, random_letters, sequential_run
 
 Calls = Callable[[re.Pattern[str]], Iterator[re.Match[str]]]  # a call pattern's matches
 
@@ -44,7 +45,9 @@ def find_fallback(text: str) -> Iterator[tuple[int, int, str]]:
 # A call that takes credentials: a client, session or credentials provider built, an auth method
 # (lowercased text; `author(…)` is not one) or `access_token(…)`, then its arguments:
 # `cohere.ClientV2("…")`, `pdpyras.APISession('…')`, Go's `NewStaticCredentialsProvider(id, "…",
-# "")`, Ruby's `config.omniauth :github, ENV['GITHUB_KEY'], '…'` (arguments without parentheses).
+# "")`, Ruby's `config.omniauth :github, ENV['GITHUB_KEY'], '…'` (arguments without parentheses);
+# an SDK's API object (`meraki.DashboardAPI('…')`, `HfApi(token=…)`), Blynk's `Blynk('…')`, Segment's
+# `analytics.New("…")`, whose first argument is the key.
 CREDENTIAL_CALLS = [
     re.compile(word + r"\w*(?:\(|[ \t]+:\w)")  # each led by its word (see FALLBACKS)
     for word in (
@@ -55,8 +58,12 @@ CREDENTIAL_CALLS = [
         "access_?token",
         "access_?key",
         "api_?key",
+        "api",
+        "blynk",
     )
 ] + [
+    re.compile(r"analytics\.new\("),
+    re.compile(r"jwt\.(?:sign|encode)\("),  # a JWT signed with a literal key: `jwt.sign(payload, '…')`
     re.compile(r"client\.(?:init|new\w*|create\w*|connect)\("),  # `TwilioClient.Init(…)`
     re.compile(r"hmac(?:sha)?\d*\("),  # a signing key: java-jwt's `Algorithm.HMAC256("…")`, `HMACSHA256(…)`
 ]
@@ -99,7 +106,8 @@ def find_given_to_clients(text: str, calls: Calls) -> Iterator[tuple[int, int, s
     """(start, end, class) of each machine-made literal among the arguments of a credential call."""
     for call in (call for pattern in CREDENTIAL_CALLS for call in calls(pattern)):
         for literal in ARGUMENT_LITERAL.finditer(text, call.end(), arguments_end(text, call.end())):
-            if machine_made(literal[2]) and not NAMED.search(
+            value = literal[2]
+            if (machine_made(value) or random_letters(value)) and not NAMED.search(
                 text, max(0, literal.start() - 40), literal.start()
             ):
                 yield literal.start(2), literal.end(2), "generic_api_key"
@@ -124,6 +132,7 @@ LOGIN_CALLS = [
         r"smtp\.start",
         r"basicauth\w*",
         r"auth=",
+        r"username_pw_set",  # paho-mqtt's `client.username_pw_set("user", "…")`
     )
 ]
 # One argument: a quoted literal, perhaps converted (`.to_owned()`, `.toCharArray()`), or anything else
@@ -138,7 +147,11 @@ LOCATOR = re.compile(r".*(?:://|[:/;=]).*|[\w-]+(?:\.[\w-]+)+|\d+")  # a URL, DS
 def typed_or_random(value: str) -> bool:
     """A password as people choose them (a digit or a sign among letters), or random letters (an
     app password's 16): not a word or a name, which a call's argument list holds for other things."""
-    return re.search(r"[^A-Za-z_]", value) is not None or few_vowels(value)
+    if re.search(r"[^A-Za-z_]", value) is not None or few_vowels(value):
+        return True
+    # a passphrase: three words or more joined, none of them naming the idea (`walnut_maple_hazel`)
+    words = value.split("_")
+    return len(words) >= 3 and all(len(word) >= 3 for word in words) and not CONCEPT_WORDS.search(value)
 
 
 def find_logins(text: str, calls: Calls) -> Iterator[tuple[int, int, str]]:

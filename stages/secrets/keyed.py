@@ -25,6 +25,7 @@ from pica.stages.secrets.verify import (
     is_stand_in,
     random_enough,
     random_letters,
+    random_mixed,
     sequential_run,
     wholly_sequential,
 )
@@ -33,7 +34,7 @@ from pica.stages.secrets.verify import (
 # are not, and are skipped without a full match.
 SECRET_WORD = re.compile(
     r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat(?!h)|salt|seed|psk|authtok)"
-    r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?\\?[\"']?\]?[ \t]*"
+    r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?(?:\[\d*\])?\\?[\"']?\]?[ \t]*"
     r"(?:[:=,?+.!|<>]|is[ \t]|@?[\"'`]|string|str|char|const))"
 )
 # `secret_id` is Vault AppRole's SecretID, a credential (developer.hashicorp.com/vault/docs/auth/approle),
@@ -45,7 +46,7 @@ SECRET_NAME = (
 )
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
 KEYED = re.compile(
-    r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)(?![A-Za-z])\\?[\"']?\]?"
+    r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)(?![A-Za-z])(?:\[\d*\])?\\?[\"']?\]?"
     r"(?:[ \t]*:?[ \t]*(?:string|String|str|&(?:'static[ \t]+)?(?:str|\[u8\])|const\s+char\s*\*|char\s*\*)"
     r"(?=[ \t]*[:=]))?"
     r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|::(?=[ \t])"
@@ -53,8 +54,9 @@ KEYED = re.compile(
     r"|[ \t]+is[ \t]+|[ \t]+(?=@?[\"'])|,(?=[^\s,])|,[ \t]+(?=[\"']))"
     # Python's r'', b'', f'' literals; Go's []byte("…"), C++'s std::string("…"), Objective-C's @"…",
     # JavaScript's JSON.stringify("…") (webpack's DefinePlugin), T-SQL's N'…'
-    r"(?P<call>\w+\()?[ \t]*"
-    r"(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|N(?=')|(?:\[\]byte|std::string|JSON\.stringify)\((?=[\"'])|@(?=\"))?"
+    # (a list of one: Keycloak's `"bindCredential": ["…"]`)
+    r"(?P<call>(?!(?:sodium_hex2bin|hex2bin|base64_decode)\()\w+\()?[ \t]*(?:\[[ \t]*(?=\\?[\"']))?"
+    r"(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|N(?=')|(?:\[\]byte|std::string|JSON\.stringify|sodium_hex2bin|hex2bin|base64_decode)\((?=[\"'])|@(?=\"))?"
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
     r"|(?P<bare>(?:(?!\\[nrt])[^\s\"'`,;)}\]]){4,300}))"
 )
@@ -92,8 +94,11 @@ COMPARED = re.compile(
 CONCEPT_WORDS = re.compile(
     r"(?i)key|secret|pass|token|auth|value|version|fake|dummy|sample|test|example|short|long|string"
 )
+# (`sk-` alone is no one provider's: OpenAI's, DeepSeek's, OpenRouter's, LiteLLM's and Helicone's
+# keys and self-hosted servers' all start so; `sk-ant-`, `sk-proj-` are Anthropic's and OpenAI's)
 MALFORMED_TOKEN = re.compile(
-    r"^(?:dapi|gh[pousr]_|glpat-|xox[bpae]-|sk-(?![0-9a-f]{32}$)|sk_live_|npm_|hf_|px-(?:api|dep)-|NR[A-Z]{2}-)|NRAL$"
+    r"^(?:dapi|gh[pousr]_|glpat-|xox[bpae]-|sk-(?:ant|proj|svcacct|admin)-|sk_live_|npm_|hf_|px-(?:api|dep)-"
+    r"|NR[A-Z]{2}-)|NRAL$"
 )
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 IDENTIFIER = re.compile(
@@ -136,7 +141,24 @@ PATH_LIKE = re.compile(
     r"|^[\w-]+\.(?:zip|tar|gz|tgz|ova|vmdk|war|jar|json|ya?ml|txt|csv|py|js|ts|sh|exe|dll|so|png|jpe?g"
     r"|gif|svg|pdf|html?|xml|md|log|conf|cfg|ini|toml|lock|bin|img|iso|deb|rpm|whl|db|sqlite)$"
 )
-LOCATOR_STARTS = ("/", "./", "~/", "file:", "env.", "process.env", "os.environ", "arn:", "urn:")
+# (and Home Assistant's, ESPHome's `!secret wifi_password`, `!env_var X`; wpa_supplicant's
+# `psk=ext:name`, a password in its external store)
+LOCATOR_STARTS = (
+    "/",
+    "./",
+    "~/",
+    "file:",
+    "env.",
+    "process.env",
+    "os.environ",
+    "arn:",
+    "urn:",
+    "!secret",
+    "!env_var",
+    "!include",
+    "ext:",
+    "</",  # Dovecot's `ssl_key = </etc/…/privkey.pem`: the file it reads
+)
 # `%APPDATA%`, `%2Fvar` (percent-encoded), IPython's `%aimport`, `@types/node`, `@Value`: places
 # and references; a password may start with `%` or `@` too (`%K8bJ…`, `@J1ao…#iLv1`).
 # systemd's `LoadCredential=db-password:/etc/credstore/…` names a credential and its file,
@@ -152,13 +174,15 @@ BASE64_NOT_PATH = re.compile(
 # Names that are not secrets though they end in one of the words (gitleaks' generic-api-key
 # allowlist): ids, public halves, words that hold a secret word (`keyboard`, `bypass`), cursors.
 NOT_SECRET_NAME = re.compile(
-    r"(?i)public|publish|(?<!secret)_id$|(?<!secret)(?<=[a-z])Id$|csrf|_format"
+    r"(?i)public(?![_-]?link[_-]?salt)|publish|(?<!secret)_id$|(?<!secret)(?<=[a-z])Id$|csrf|_format"
     r"|keyboard|keyword|keypress|keycode|keystore(?![_.-]?pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass"
     r"|encrypted[_-]?(?:key|password|secret|value|data)s?$"  # ciphertext: Pulumi's `encryptedkey`
     r"|(?<![a-z])site[_-]?key|(?-i:(?<=[a-z])Site[_-]?Key)"  # a CAPTCHA's site key is served in the page
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public
     r"|encryptionsalt"  # Pulumi's stack salt: it salts the passphrase's key, stored by design
+    r"|(?<![a-z])seeds$|seed_?(?:hosts?|nodes?|provider|list)"  # a cluster's first hosts (Cassandra's)
+    r"|websocket-(?:key|accept)"  # the handshake's nonce and its hash (RFC 6455)
     r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs
     r"|request_?token|idempotency|change_?token|lock_?token"  # keys that make a request idempotent
     r"|pub_?key|(?:cache|sort|primary|foreign|partition|result|dest|lookup|range|object|s3|group|dict"
@@ -175,7 +199,7 @@ VALUE_KIND = re.compile(
 )
 # Names of a provider whose secrets have a fixed format: its own rule decides, not this one
 # (a 42-character value under AWS_SECRET_ACCESS_KEY is not an AWS secret key).
-PROVIDER_NAME = re.compile(r"(?i)aws.?secret|meraki|ibm|softlayer|cloudant|sumo|okta|cohere|etsy")
+PROVIDER_NAME = re.compile(r"(?i)aws.?secret|meraki|ibm|softlayer|cloudant|sumo|okta|cohere")
 # ... but only for values written in a key's alphabet (base64, hex, base62 with `_-.`): those are
 # that provider's key or a malformed one. A value with characters no key format uses (`{`, `$`,
 # `(`, `!`, a space) is a password a person chose, which the provider's format cannot judge:
@@ -184,8 +208,20 @@ PROVIDER_NAME = re.compile(r"(?i)aws.?secret|meraki|ibm|softlayer|cloudant|sumo|
 KEY_ALPHABET = re.compile(r"[A-Za-z0-9+/=_.-]+")
 # A name followed by its own colon and a space: Pulumi's `acme:dbPassword: …`, not an ARN's part
 NAMESPACED_KEY = re.compile(r"[\w.$-]*:[ \t]")
+# A list's opening before its first item, and the end of a list of one after its item's closing
+# quote (Keycloak's `"bindCredential": ["…"]`)
+LIST_OPEN = re.compile(r"\[[ \t]*\\?[\"']")
+ONE_ITEM_END = re.compile(r"[ \t]*\]")
+# The rest of a placeholder in angle brackets, on its line, after its first word
+PLACEHOLDER_REST = re.compile(r"[^\n<>]*>")
+# NetworkManager's `[vpn-secrets]` keys, `form:main:password=…`: a line of words joined by colons,
+# then the name and `=` (an ARN's `…:secret:name` has no `=` after its name)
+KEYFILE_PATH = re.compile(r"[ \t]*(?:[\w-]+:)+\Z")
+KEYFILE_SECRET = re.compile(r"[\w-]*=(?!=)")
 # git's user.signingkey names a key, it holds none (git-scm.com/docs/git-config#user.signingKey)
 GIT_SIGNING_KEY = re.compile(r"(?:0x)?[0-9A-Fa-f]{8,40}!?|key::.*|(?:ssh|ecdsa)-[\w-]+ .*|[~/.$].*")
+# Published keys listed before a `key` (Matrix's `verify_keys`, a JWKS's or server's `public_keys`)
+PUBLIC_KEYS_BEFORE = re.compile(r"(?i)verify_keys|public_?keys")
 # A password manager asked for an item's password: the argument names the item
 PASSWORD_MANAGER_QUERY = re.compile(
     r"\b(?:bw|op|lpass|gopass|keepassxc-cli)[ \t]+(?:get|show|item[ \t]+get)[ \t]+\Z"
@@ -210,7 +246,7 @@ def keyed_value_is_secret(
     password_name = PASSWORD_NAME.search(name) is not None
     word = re.sub(r"[ _-]?\d+$", "", name.rsplit(".", 1)[-1])  # `o.key` -> key, `Pass 1` -> Pass
     if (
-        word in ("pass", "Pass")
+        word in ("pass", "Pass", "PASS")  # (Go's test output: `--- PASS: TestName (0.01s)`)
         and sep.strip() != "="
         and not (quote and sep.strip() == ":" and not value.isalpha())
     ):
@@ -243,7 +279,9 @@ def keyed_value_is_secret(
         return False  # in code, `url.password += encoded` is the URL's field, not a password
     if not any(c.isalnum() for c in value):
         return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)
-    environment = sep == "=" and name.isupper()  # `NAME=value`: a shell's, an env file's
+    # `NAME=value`: a shell's, an env file's; `connection-password=…`, a name no code has (a
+    # .properties file's, Trino's catalog), though not an option's (`f"--torch-key={…}"`)
+    environment = sep == "=" and (name.isupper() or ("-" in name and not name.startswith("-")))
     if names_no_literal(value, quote, after, password_name, environment):
         return False
     if sep.strip() == "is":
@@ -287,8 +325,9 @@ def keyed_value_is_secret(
         IDENTIFIER.match(value)
         and not (quote and re.search(r"\d[A-Za-z]", value))
         and not (quote and password_name and "." in value and re.search(r"\d", value))  # `Jun670.paprikaJ`
-        and not (password_name and (quote or environment) and passphrase(value))
-        and not (password_name and quote and chosen_words(value))
+        and not (password_name and any(random_mixed(part) for part in value.split(".")))  # `EJALgz4rp.zce…`
+        and not (password_name and (quote or environment or sep.strip() == ":") and passphrase(value))
+        and not (password_name and chosen_words(value) and (quote or re.search(r"\d\d$", value)))
     ):
         return False
     if quote and password_name and re.fullmatch(r"[A-Z0-9_]+", value):
@@ -298,11 +337,20 @@ def keyed_value_is_secret(
     joined = re.fullmatch(r"[#._]*[A-Za-z]+(?:[_-][A-Za-z]+)+(?:[_-]?\d+)?_*", value)
     if joined and not any(random_part(part) for part in re.split(r"[_-]", value)):
         return password_name and not CONCEPT_WORDS.search(value)
-    if re.fullmatch(r"\d+|[A-Z][a-z]+(?:[A-Z][a-z]*)*\d?", value):
-        return password_name and quote != "" and len(value) >= 4  # a number, or a type (SecretStr)
+    if re.fullmatch(r"\d+", value) or (
+        re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]*)*\d?", value) and not few_letters_vowels(value)
+    ):
+        # a number, or a type (SecretStr); but not a type ending in a digit (`MYSQL_PASSWORD: UmberBadger5`)
+        return (
+            password_name
+            and len(value) >= 4
+            and (quote != "" or (value[-1].isdigit() and not value.isdigit()))
+        )
     if word.lower() in ("key", "pat"):  # `key`, `o.key`, `PAT` (pattern?) alone: want a random blob
         blob = re.fullmatch(r"[A-Za-z0-9+/=_-]{20,}", value) is not None and entropy(value) >= 3.5
         return blob and re.search(r"[0-9+/]", value) is not None
+    if password_name and re.fullmatch(r"[a-z]+(?: [a-z]+)+", value) and re.search("pass|secret|token", value):
+        return False  # a sample's words for the idea, "smtp password" (not `mypassword`: detect-secrets')
     if password_name:
         return len(value) >= 4 if quote else len(value) >= 6 and not re.fullmatch(r"[A-Z_]+", value)
     if quote and " " in value:
@@ -318,10 +366,18 @@ def random_part(part: str) -> bool:
     return len(part) >= 16 and sum(c in "aeiouAEIOU" for c in part) < 0.25 * len(part)
 
 
+def few_letters_vowels(value: str) -> bool:
+    """Ten letters or more, under a fifth of them vowels (`HcZcWeHJBPSX7`): random, not a type's
+    words (`SecretStr` has two vowels in nine; words have about 40%)."""
+    letters = [c for c in value if c.isalpha()]
+    return len(letters) >= 10 and sum(c in "aeiouAEIOU" for c in letters) < 0.2 * len(letters)
+
+
 def chosen_words(value: str) -> bool:
     """Words run together in camelCase with digits after them, `geckoMeadow57`: quoted under a
     password's name, a password a person chose (the shape of a variable's name, but a literal),
-    unless the words name the idea (`newPassword1`)."""
+    unless the words name the idea (`newPassword1`); unquoted too when two digits or more end it
+    (`mqtt_password: monsoonFalcon1982` in YAML: a variable's name seldom ends in a year)."""
     camel = re.fullmatch(r"[a-z]{2,}(?:[A-Z][a-z]{2,})+\d+", value) is not None
     return camel and not CONCEPT_WORDS.search(value)
 
@@ -416,6 +472,10 @@ def find_keyed(
         prefixed = (before == "::" or re.match(r"[\w}]:", before) is not None) and (
             NAMESPACED_KEY.match(text, start) is None
             and not POWERSHELL_SCOPE.search(text, max(0, start - 9), start)
+            and not (
+                KEYFILE_SECRET.match(text, start)
+                and KEYFILE_PATH.match(text, text.rfind("\n", 0, start) + 1, start)
+            )
         )
         if text[start - 1 : start] in ("/", "<") or prefixed:
             # `/forgot-password`, `…:secret:MySecret-a1b2c3` (an ARN), `AWS::IAM::AccessKey`, and
@@ -442,20 +502,27 @@ def find_keyed(
         kind = re.search(r"([A-Za-z]+)[ \t]\Z", text[max(0, start - 30) : start])
         if kind and NOT_SECRET_NAME.search(f"{kind[1]}_{name}") and not NOT_SECRET_NAME.search(kind[1]):
             continue  # "cache key: …", "page token: …": the word before names what kind
-        if kind and kind[1].lower() in ("public", "publishable"):
-            continue  # `wg show`'s "public key: …"
+        if kind and kind[1].lower() in ("public", "publishable") and "key" in name.lower():
+            continue  # `wg show`'s "public key: …" (but Joomla's `public $password = '…'` is a property)
+        if name.lower() == "key" and PUBLIC_KEYS_BEFORE.search(text, max(0, start - 120), start):
+            continue  # a server's published keys (Matrix's `"verify_keys": {"ed25519:…": {"key": …}}`)
         if PASSWORD_MANAGER_QUERY.search(text, max(0, start - 40), start):
             continue  # `bw get password 'github.com'`: the item whose password is asked for
         if kind and name.lower() == "key" and kind[1].lower() in PREPOSITIONS:
             continue  # "Cache restored from key: …", "sorted by key: …": a lookup key
         if name.lower() == "pass" and SETUP_PASS.fullmatch(match.group("quoted") or ""):
             continue  # unattend.xml's `<settings pass="windowsPE">`: the setup pass it configures
+        if not quote and "<" in (match.group("bare") or "") and PLACEHOLDER_REST.match(text, match.end()):
+            continue  # `PASSWORD=<paste the password shown once …>`, `whsec_<fill in>`: a placeholder
         if text[start - 2 : start] == "${" and text.startswith("?", match.end("sep")):
             continue  # the shell's `${DB_PASSWORD:?missing}`: the message when it is unset
         if not match.group("sep").strip() and text[start - 1 : start] in ("'", '"'):
             continue  # `"ALLOW_USER_PASSWORD_AUTH" "ALLOW_CUSTOM_AUTH"`: a list of strings
         if quote and closes_a_literal(text, match.start("quoted") - 1):
             continue
+        listed = LIST_OPEN.search(text, match.end("sep"), match.start("quoted") + 1)
+        if quote and listed and not ONE_ITEM_END.match(text, match.end()):
+            continue  # a list of several (`keys = ['1st_linear', …]`): names, not one secret
         group = "quoted" if quote else "bare"
         value, call = match.group(group), match.group("call") is not None
         start_of, end_of = match.start(group), match.end(group)

@@ -125,6 +125,8 @@ PROSE_END = r'(?:\s|$|\\?"[,}\]])'
 LINE_END = r'[ \t]*(?=\r?\n|$|\\?"[,}\]])'
 # ... and a line's start, also where a JSON string opens (`{"content": "requirepass …`)
 LINE_START = r'(?:^|\n|[:\[,][ \t]*\\?")[ \t]*'
+# ... the same in a pattern, as `(?m)^` is: a line's start or a JSON string's opening quote
+BOL = r'(?m)(?:^|(?<=[:\[,]")|(?<=[:\[,] "))'
 
 
 # What a code is named for, before the word (English and compounds): a door's, a gate's, an alarm's
@@ -172,10 +174,11 @@ ENGLISH_SECRET_WORDS = (
 PROSE_WORDS = r"(?:[ \t]+[^\s:\uff1a]{1,30}){0,8}?"
 
 
-def machine_made(value: str) -> bool:
-    """A key or token, not a word, a name or a number: random, with letters and digits."""
+def machine_made(value: str, quote: str = "") -> bool:
+    """A key or token, not a word, a name or a number: random, with letters and digits (judged as
+    a literal with `quote`: a chat has no code, so `sk_b086acc975…` is no snake_case name there)."""
     has_both = re.search(r"\d", value) is not None and re.search(r"[A-Za-z]", value) is not None
-    return has_both and keyed_value_is_secret("api_key", "=", value, "")
+    return has_both and keyed_value_is_secret("api_key", "=", value, quote)
 
 
 def literal_password(value: str) -> bool:
@@ -232,6 +235,17 @@ SESSION_COOKIE = (
 )
 
 
+def directive_password(value: str) -> bool:
+    """The value of a directive that holds nothing but a password: a literal, unless a word (the
+    manual's `requirepass foobared`)."""
+    return spaced_password(value) or (not value.isalpha() and literal_password(value))
+
+
+def shared_key(value: str) -> bool:
+    """A network device's shared key, not the label a `show` command prints (` Key Data:`)."""
+    return directive_password(value) and not value.endswith(":")
+
+
 def session_value(value: str) -> bool:
     """A cookie's value that is a session's random id or token, not a flag, a time or a name."""
     bare = re.sub(r"%[0-9A-Fa-f]{2}", "", value)
@@ -261,7 +275,10 @@ def commands(tools: str, before: str) -> list[Rule]:
 
 
 def not_named_for_the_idea(value: str) -> bool:
-    """`default_secret_key`, `new-password`: words that name what goes there (a manual's example)."""
+    """`default_secret_key`, `new-password`: words that name what goes there (a manual's example);
+    `passphrase:`, a label in a manual's sentence."""
+    if re.fullmatch(r"[A-Za-z]+:", value):
+        return False
     return not re.fullmatch(r"[a-z]+(?:[_-][a-z]+)+", value) or not re.search(
         r"key|secret|pass|token|auth", value
     )
@@ -292,8 +309,18 @@ def keyed(
 ) -> Rule:
     """A provider's secret written after its name (`SUMO_ACCESS_KEY = "…"`), the way gitleaks
     builds its context rules: the name, up to 25 more name characters, an assignment, the value."""
-    # not a public key or an id written under the provider's name (`DISCORD_PUBLIC_KEY`)
-    pattern = r"(?i)(?:" + names + r")(?![\w.-]{0,25}public)" + ASSIGN + r"(" + value + r")(?![\w+/=-])"
+    # not a public key or an OAuth client's id written under the provider's name
+    # (`DISCORD_PUBLIC_KEY`, `TWITCH_CLIENT_ID`: the same alphabet as the secret beside it); but
+    # gitleaks' sumologic-access-id takes Sumo Logic's access id, half of a login, as a secret
+    pattern = (
+        r"(?i)(?:"
+        + names
+        + r")(?![\w.-]{0,25}(?:public|client[_.-]?id(?![a-z])))"
+        + ASSIGN
+        + r"("
+        + value
+        + r")(?![\w+/=-])"
+    )
     return rule(kind, keywords, pattern, entropy=entropy, not_after=not_after, check=check)
 
 
@@ -335,6 +362,17 @@ def pem_body_ok(block: str) -> bool:
 
 def has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
+
+
+def not_a_type_name(value: str) -> bool:
+    """Not the type a command's help gives its option (`-p, --password string   Password for …`)."""
+    return value not in ("string", "str", "text", "value", "secret", "password", "PASSWORD")
+
+
+def not_a_constant(value: str) -> bool:
+    """Not a constant's name (`POSTMARK_API_TEST`, Postmark's documented test token; a variable's
+    name where a template wants the value)."""
+    return re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", value) is None
 
 
 def not_a_dotted_name(value: str) -> bool:
@@ -404,12 +442,15 @@ TOKENS: list[Rule] = [
     # DeepSeek and Alibaba's DashScope (Qwen): `sk-` + 32 hex (platform.deepseek.com/api_keys,
     # help.aliyun.com/zh/model-studio/get-api-key); machine-made, so a key wherever it stands
     rule("llm_api_key", "sk-", r"sk-[0-9a-f]{32}" + E, entropy=3.0, not_after=r"\w.-"),
-    # AWS access key ids: a 4-letter resource prefix + 16 base32 (gl: aws-access-token, entropy 3;
-    # np: aws.1; AWS IAM "Unique identifiers"). `...EXAMPLE` keys are AWS's documentation.
+    # AWS access key ids: a 4-letter prefix + 16 base32 (gl: aws-access-token, entropy 3; AWS IAM
+    # "Unique identifiers"): a long-term or temporary key's id (AKIA, ASIA), a bearer token's, a
+    # context credential's. The other prefixes of that table name a user (AIDA), a role (AROA), a
+    # group, a policy or a certificate: `aws sts get-caller-identity` prints them; they open
+    # nothing. `...EXAMPLE` keys are AWS's documentation.
     rule(
         "aws_access_key_id",
         "",  # its alternation of prefixes is searched as fast as any keyword
-        r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA|ASCA)[A-Z0-9]{16}" + E,
+        r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}" + E,
         check=lambda s: not s.endswith("EXAMPLE"),
         entropy=3.0,
     ),
@@ -429,6 +470,14 @@ TOKENS: list[Rule] = [
         "aws_session_token",
         "",
         r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE|AQoDYXdzE)[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])",
+        not_after=r"\w+/",
+    ),
+    # `aws ecr get-login-password`'s answer, Docker's password for the registry for 12 hours: base64
+    # of `{"payload":"…","datakey":"…",…}` (docs.aws.amazon.com/AmazonECR/latest/userguide/registry_auth.html)
+    rule(
+        "aws_session_token",
+        "",
+        r"eyJwYXlsb2FkIjoi[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])",
         not_after=r"\w+/",
     ),
     # gl: aws-amazon-bedrock-api-key-long-lived / -short-lived
@@ -592,6 +641,7 @@ TOKENS: list[Rule] = [
         r":A[\w-]{33,34}" + EW,
         not_after="",
         grow=r"(?:(?<=/bot)|(?<!\w))\d{5,16}",
+        check=lambda token: not verify.is_stand_in(token),  # the Bot API's documented example
     ),
     # Discord bot tokens: base64 user id . timestamp . HMAC (ds: DiscordBotTokenDetector)
     rule(
@@ -694,8 +744,27 @@ TOKENS: list[Rule] = [
         r"fo1_[\w-]{43}|fm1[ar]_[A-Za-z0-9+/]{100,}={0,3}|fm2_[A-Za-z0-9+/]{100,}={0,3}",
         entropy=4.0,
     ),
+    # X's (Twitter's) app-only bearer tokens: 22 `A`s, a few characters, `A`s again, then base62
+    # and URL-escaped base64 (`%2B`, `%3D`) (developer.x.com, "OAuth 2.0 Bearer Token"); the runs
+    # of `A` make it look typed, so the random tail vouches for it
+    rule(
+        "twitter_secret",
+        "",
+        r"A{20,24}[A-Za-z0-9]{2,12}A{4,}[A-Za-z0-9%]{40,160}" + E,
+        trusted=lambda token: verify.random_enough(token.rstrip("A")[-40:]),
+        not_after=r"\w",
+    ),
+    # Sumo Logic's HTTP source: the URL's last segment is the token that lets anyone send to it
+    # (help.sumologic.com, "HTTP Logs and Metrics Source")
+    rule(
+        "sumologic_key",
+        "sumologic.com/receiver",
+        r"sumologic\.com/receiver/v1/(?:http|otlp|kinesis|prometheus)/([A-Za-z0-9_=-]{40,400})",
+        not_after="",
+    ),
     rule("infracost_token", "ico-", r"ico-[A-Za-z0-9]{32}(?![\w.-])", not_after=r"\w./-", entropy=3.0),
-    rule("prefect_token", "pnu_", r"pnu_[A-Za-z0-9]{36}" + E, entropy=2.0),  # gl: prefect-api-token
+    # gl: prefect-api-token; a service account's (bot's) key is `pnb_` (docs.prefect.io, "Service accounts")
+    rule("prefect_token", "pnu_ pnb_", r"pn[ub]_[A-Za-z0-9]{36}" + E, entropy=2.0),
     rule("readme_token", "rdme_", r"rdme_[a-z0-9]{70}" + E, entropy=2.0),  # gl: readme-api-token
     rule("groq_token", "gsk_", r"gsk_[A-Za-z0-9]{52}" + E),  # np: groq.1
     # LaunchDarkly's server-side SDK keys: sdk- and a UUID (docs.launchdarkly.com, "Keys"); the
@@ -771,8 +840,15 @@ TOKENS: list[Rule] = [
     # Contentful personal access tokens: CFPAT- + 43 (contentful.com/developers/docs/references/
     # authentication: "Personal Access Tokens")
     rule("contentful_token", "cfpat-", r"CFPAT-[\w-]{43}" + EW, not_after=r"\w"),
-    # Stripe webhook signing secrets: whsec_ + base62 (docs.stripe.com/webhooks#verify-events)
-    rule("stripe_api_key", "whsec_", r"whsec_[A-Za-z0-9]{24,}" + E, entropy=3.0, not_after=r"\w"),
+    # Stripe webhook signing secrets: whsec_ + base62 (docs.stripe.com/webhooks#verify-events); Svix's
+    # (Clerk's, Resend's) are whsec_ + base64 (docs.svix.com, "Verifying payloads")
+    rule(
+        "stripe_api_key",
+        "whsec_",
+        r"whsec_[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=])",
+        entropy=3.0,
+        not_after=r"\w",
+    ),
     # Brevo (Sendinblue) API keys: xkeysib- + 64 hex + - + 16 (developers.brevo.com, "API keys")
     rule("brevo_api_key", "xkeysib-", r"xkeysib-[0-9a-f]{64}-[A-Za-z0-9]{16}" + E),
     # HubSpot private-app tokens: pat-<region>-<UUID> (developers.hubspot.com, "Private apps")
@@ -1046,7 +1122,16 @@ CONTEXTUAL: list[Rule] = [
         r"(?:access_token=|Authorization:\s*Bearer\s*)([a-zA-Z0-9]{40})" + E,
         not_after="",
     ),
+    # (and a ThingsBoard server of one's own: its device API, `/api/v1/TOKEN/telemetry`; thingsboard.io,
+    # "HTTP Device API")
     rule("thingsboard_token", "thingsboard", r"thingsboard\.cloud/api/v1/([a-z0-9]{20})" + E, not_after=""),
+    rule(
+        "thingsboard_token",
+        "/api/v1/",
+        r"/api/v1/([A-Za-z0-9]{20})/(?:telemetry|attributes|rpc|claim|firmware|software)\b",
+        not_after="",
+        check=lambda token: verify.random_enough(token) and has_digit(token),
+    ),
     rule(
         "thingsboard_token",
         "provisiondevice",
@@ -1105,7 +1190,8 @@ CONTEXTUAL: list[Rule] = [
         r"(?i)secret[-_]?(?:access)?[-_]?key\\?['\"]?\]?\s*(?:=|:|:=|=>| +|::)\s*\\?['\"]?"
         r"([a-f0-9]{48})(?![\w-])",
         not_after="",
-        near=r"(?<![a-z0-9_])(?:(?:ibm)?[-_]?cos[-_]?(?:hmac)?[-_]?)?",  # the name starts here
+        # the name starts here; COS speaks S3, its HMAC keys are also kept as AWS's (`aws_secret_access_key`)
+        near=r"(?<![a-z0-9_])(?:(?:ibm)?[-_]?cos[-_]?(?:hmac)?[-_]?|aws_)?",
     ),
     assignment(
         "ibm_cloud_credential",
@@ -1164,12 +1250,18 @@ STRUCTURES: list[Rule] = [
         "url_with_credentials",
         "://",
         # (SMB's `DOMAIN;user`; not a template whose port is a word, `user:password@host:port`)
-        r"://[A-Za-z0-9._%+!$&*=~;-]{0,100}:([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@"
+        # (the user may be a mail address left unescaped, `smtp://alerts@acme.io:…@smtp.host`)
+        r"://(?:[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
+        r"|[A-Za-z0-9._%+!$&*=~;-]{0,100})"
+        r":([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@"
         r"(?![\w.-]*:[A-Za-z])(?:[\w.-]*\w|\[[^\]\s]+\])",
         not_after="",
-        # a mask (`guest:**@`, a log's); documentation's `username:password@` stays a password for
-        # detect-secrets and secretlint (their tests), so it is redacted too
-        check=lambda value: re.fullmatch(r"\*+", value) is None,
+        # a mask (`guest:**@`, a log's), words naming the idea (`db_user:db_password@`, Symfony's
+        # sample); documentation's `username:password@` stays a password for detect-secrets and
+        # secretlint (their tests), so it is redacted too
+        check=lambda value: (
+            re.fullmatch(r"\*+|[a-z]+(?:_[a-z]+)*_(?:password|passwd|pass|pwd|secret)", value) is None
+        ),
     ),
     rule(
         "url_with_credentials",
@@ -1275,6 +1367,27 @@ STRUCTURES: list[Rule] = [
             ("basic", verify.basic_credentials_ok),
         )
     ),
+    # ... or any other scheme (RFC 7235: a token), Discord's and Kagi's `Bot …`, MessageBird's
+    # `AccessKey …`, a provider's own: a random credential of 16 or more characters after it (not
+    # AWS's signature scheme, whose `Credential=…` names the key id and scope)
+    rule(
+        "http_auth_header",
+        "authorization",
+        r"(?i)\bauthorization\b(?:[\"']\]?\s*(?:=>|[:=,])\s*|\s*[:=]\s*|[ \t]+(?=[\"']))[\"']?"
+        r"(?!basic\b|negotiate\b|ntlm\b|aws4|hmac)[a-z][\w-]{1,30}[ \t]+([\w+/=.~-]{16,})(?=[\"'\s,]|$)",
+        not_after="",
+        # (`abc123def456ghi789…`, runs of three typed one after another, is a stand-in)
+        check=lambda token: verify.random_enough(token) and has_digit(token) and verify.typed_runs(token) < 4,
+    ),
+    # ... or Basic credentials wherever they are written, when they decode to `user:password` (a
+    # proxy's log of the header, `{Basic …}`)
+    rule(
+        "http_auth_header",
+        "basic",
+        r"(?<![\w-])Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})(?![\w+/=])",
+        not_after="",
+        check=verify.decodes_to_login,
+    ),
     # ... or a bare token as the header's whole value (Bitrise's, Linear's API): random, 20+ characters
     rule(
         "http_auth_header",
@@ -1313,13 +1426,14 @@ STRUCTURES: list[Rule] = [
         r"(?i)(?:x-[\w-]*(?:token|key|secret|auth)[\w-]*|private-token|x-honeycomb-team)"
         r"[\"']?(?:\s*:\s*|[ \t]+(?=[\"']))[\"']?([\w+/=.~-]{16,})",
         not_after=r"\w-",
-        check=not_a_dotted_name,
+        check=lambda value: not_a_dotted_name(value) and not_a_constant(value),
     ),
     rule(
         "http_auth_header",
         "curl",
         r"(?i)curl\b[^\n]*?(?:-H|--header)\s*[\"'](?:x-[\w-]*(?:key|token)|api-?key)\s*:\s*([\w+/=.~-]{8,})",
         not_after="",
+        check=not_a_constant,
     ),
     # ODBC / ADO.NET: Password=...; among key=value; pairs (np: odbc.1)
     rule(
@@ -1328,10 +1442,12 @@ STRUCTURES: list[Rule] = [
         # ODBC quotes a value holding `;` or `=` in braces, `}}` an escaped brace: `PWD={a=b;c}`
         r"(?i)(?:password|pwd)\s*=\s*(?:\{((?:[^}\n]|\}\})+)\}|([^;'\"\s{][^;'\"\n]{0,200}?)\s*(?=[;\"']|$))",
         not_after=r"\w-",
-        # not a value of code, nor a directory (sudo's log: `TTY=pts/0 ; PWD=/srv/app ; USER=root`)
+        # not a value of code, nor a directory (sudo's log: `TTY=pts/0 ; PWD=/srv/app ; USER=root`),
+        # nor a number too short for one (supervisord's sample `;password=123`)
         check=lambda s: (
             not re.match(
-                r"(?i)(?:null|undefined|none|nil|true|false)\b|.*(?:[!=]=|&&|\|\|)|(?:/[\w.@-]+)+/?$", s
+                r"(?i)(?:null|undefined|none|nil|true|false)\b|.*(?:[!=]=|&&|\|\|)|(?:/[\w.@-]+)+/?$|\d{1,3}$",
+                s,
             )
         ),
         near=r";[^\n]{0,20}",
@@ -1352,6 +1468,14 @@ STRUCTURES: list[Rule] = [
         entropy=2.0,
         not_after=r"\w-",
     ),
+    # ... or an API key as the user and no password (`curl -u 'KEY:'`: Stripe's, Segment's APIs)
+    rule(
+        "cli_credentials",
+        "-u --user",
+        r"(?:--user|-u)[ =]\\?['\"]?([A-Za-z0-9_-]{16,200}):(?=['\"]?(?:\s|$))",
+        check=lambda key: verify.random_enough(key) and has_digit(key),
+        not_after=r"\w-",
+    ),
     # -u user -p pass (np: psexec.1 takes whatever follows -p, %VAR% included)
     rule(
         "cli_credentials",
@@ -1367,24 +1491,31 @@ STRUCTURES: list[Rule] = [
         "cli_credentials",
         "pass pwd",
         # also `--admin-pass`, `--db-pwd`; not a switch that asks for one (`--ask-pass site.yml`)
-        r"--(?!(?:ask|no|prompt|use|skip|require|read|with)-)(?:\w+-)*(?:password|passwd|pass|pwd)"
+        r"--(?!(?:ask|no|prompt|use|skip|require|read|with)-)(?:(?:\w+-)*(?:password|passwd|pass|pwd)"
+        r"|requirepass|masterauth)"  # redis-server's
         r"[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})",
         not_after=r"\w-",
+        check=not_a_type_name,
     ),
     *(
         rule(
-            "cli_credentials", "", flag + r"[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})", not_after=r"\w-"
+            "cli_credentials",
+            "",
+            flag + r"[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})",
+            not_after=r"\w-",
+            check=not_a_type_name,
         )
         for flag in ("-password", "/p:")
     ),
     # --token/--api-key flags (`az devops login --token …`, `huggingface-cli login --token …`),
     # also named for whose token it is (`--management-token`, `--bot-token`; not AWS's
     # `--next-token`, `--client-token`, `--lock-token`: pages and idempotency), and `--auth`
-    # (`netlify deploy --auth …`), and Azure's `--account-key` (a storage account's key)
+    # (`netlify deploy --auth …`), and Azure's `--account-key` (a storage account's key); in any
+    # case (Octopus's `octo … --apiKey`)
     rule(
         "cli_credentials",
         "token api-key apikey secret --auth account-key",
-        r"--(?:(?:(?:auth|access|api|bot|bearer|management|personal-access|refresh|service|admin|app|deploy"
+        r"(?i)--(?:(?:(?:auth|access|api|bot|bearer|token|management|personal-access|refresh|service|admin|app|deploy"
         r"|registry|github|gitlab|npm|hf|hub|vault|oauth|user|master|root|webhook|signing|private|cli)-)?"
         r"(?:token|api-?key|apikey|secret)|account-key|auth(?=[= ]\s?['\"]?[^\s'\";)]{20}))[= ]\s?['\"]?"
         + NOT_PROSE
@@ -1398,6 +1529,7 @@ STRUCTURES: list[Rule] = [
             not re.fullmatch(r"[A-Z][A-Z0-9_]*|[A-Za-z]+(?:-[A-Za-z]+)+", s)
             and not verify.sequential_run(s)
             and not re.match(r"(?:id|src|source|env|type)=", s)
+            and not s.startswith("@")  # a file it is read from (`ibmcloud login --apikey @key.json`)
         ),
     ),
     # Go's MySQL driver DSN, user:password@tcp(host:port)/db
@@ -1515,8 +1647,15 @@ STRUCTURES: list[Rule] = [
             ("op item get", r"[^\n|>]*?--fields?[ =]['\"]?(?:label=)?password\b"),
             # keys made or read on a server: WireGuard's, a key file shown, random bytes for a PSK,
             # Elasticsearch's keystore, NetworkManager's secrets (`-s`)
-            ("wg", r"+gen(?:key|psk)\b"),
-            ("cat", r"+[^\n|>]*?(?:privatekey|private\.key|\.psk|keyfile)\b"),
+            ("wg", r"+gen(?:key|psk)\b(?:[ \t]*\|[ \t]*(?:sudo[ \t]+)?tee\b[^\n|>]*)?"),
+            ("wp", r"+config[ \t]+get[ \t]+\w*(?:KEY|SALT|PASSWORD)\b"),  # WordPress's salts and keys
+            ("php", r"+artisan[ \t]+key:generate\b[^\n|>]*--show\b"),  # Laravel's APP_KEY
+            ("gitea", r"+generate[ \t]+secret\b[^\n|>]*"),
+            ("nvram", r"+get[ \t]+\w*(?:passw(?:or)?d|psk|wpa_key|secret)\w*"),  # a router's settings
+            (
+                "cat",
+                r"+[^\n|>]*?(?:privatekey|private\.key|\.psk|keyfile|master\.key|initialAdminPassword)\b",
+            ),
             ("openssl", r"+rand[ \t]+-(?:hex|base64)[ \t]+\d+(?:[ \t]*\|[ \t]*(?:sudo[ \t]+)?tee\b)?"),
             ("elasticsearch-keystore", r"+show\b"),
             ("nmcli", r"(?:[^\n|>]*?[ \t])?-s\b[^\n|>]*?\bpsk\b"),
@@ -1711,6 +1850,34 @@ STRUCTURES: list[Rule] = [
     ),  # Backblaze: keyID applicationKey
     *commands("vastai", r"\sset\s+api-key\s+"),  # vastai set api-key KEY
     *commands("cloudflared", r"\s(?:service\s+install|tunnel\s+run\s+--token)\s+"),  # a tunnel's token
+    *commands(
+        "poetry", r"\sconfig\s+http-basic\.\S+\s+\S+\s+"
+    ),  # poetry config http-basic.REPO USER PASSWORD
+    *commands("beeline", r"\s-p\s+"),  # Hive's beeline: -n user -p password
+    *commands("databricks", r"\s--string-value[ =]"),  # databricks secrets put-secret … --string-value
+    *commands("mosquitto_passwd", r"\s-b\s+\S+\s+\S+\s+"),  # mosquitto_passwd -b FILE USER PASSWORD
+    *commands("pihole", r"\s(?:-a\s+-p|setpassword)\s+"),  # Pi-hole's web password
+    *commands("radtest", r"\s+\S+\s+"),  # radtest(1): user password server port secret
+    *commands("snyk", r"\s(?:auth\s+|config\s+set\s+api=)"),  # snyk auth TOKEN, snyk config set api=TOKEN
+    *commands("sc saucectl", r"\s(?:-k|--api-key|--access-key)[= ]"),  # Sauce Connect: -k ACCESS_KEY
+    # jenkins-cli's `-auth user:apitoken` (jenkins.io, "Jenkins CLI"), `--auth user:password` elsewhere
+    rule(
+        "cli_credentials",
+        "-auth --auth",
+        r"(?<![\w-])--?auth[ \t=]+['\"]?[\w.@-]+:([^\s'\"]{3,200})",
+        not_after="",
+        check=literal_password,
+    ),
+    # Bundler's credentials for a gem server, `bundle config [--local|--global] HOST USER:PASSWORD`
+    # (bundler.io, "bundle config": Sidekiq Pro's and Enterprise's gems.contribsys.com)
+    rule(
+        "cli_credentials",
+        "bundle config",
+        r"bundle[ \t]+config[ \t]+(?:set[ \t]+)?(?:--\w+[ \t]+)*[\w-]+(?:\.[\w-]+)+[ \t]+"
+        r"[^\s:]+:([^\s'\"]{3,200})",
+        not_after="",
+        check=literal_password,
+    ),
     # kubectl create secret generic NAME --from-literal=password=…: a value under a secret's name
     rule(
         "cli_credentials",
@@ -1743,7 +1910,7 @@ STRUCTURES: list[Rule] = [
     ),
     # A server's terminal: `echo 'user:pass' | chpasswd` and `chpasswd <<< 'user:pass'` (not `-e`,
     # whose input is hashes); a password piped into a command that reads it (`passwd --stdin`,
-    # `kinit`, `realm join`); cloud-init's `chpasswd: list:`
+    # `kinit`, `realm join`, Elastic's `elasticsearch-keystore add -x …`); cloud-init's `chpasswd: list:`
     rule(
         "cli_credentials",
         "chpasswd",
@@ -1768,9 +1935,9 @@ STRUCTURES: list[Rule] = [
     ),
     rule(
         "cli_credentials",
-        "passwd kinit realm",
+        "passwd kinit realm keystore",
         ECHOED + r"(?P<secret>[^'\"\n]{3,200})(?P=q)[ \t]*\|[ \t]*"
-        r"(?:sudo[ \t]+)?(?:passwd[ \t]+--stdin|kinit|realm[ \t]+join)\b",
+        r"(?:sudo[ \t]+)?(?:passwd[ \t]+--stdin|kinit|realm[ \t]+join|\S*-keystore[ \t]+add\b)",
         not_after="",
         check=literal_password,
     ),
@@ -1833,7 +2000,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "setuser user",
-        r"(?i)(?:acl[ \t]+setuser|(?<![^\n])user)[ \t]+\S+[^\n>]*?[ \t]>([^\s]{3,200})",
+        r"(?i)(?:acl[ \t]+setuser|(?<![^\n])user|(?<=[:\[,]\")user|(?<=[:\[,] \")user)"
+        r"[ \t]+\S+[^\n>]*?[ \t]>([^\s]{3,200})",
         not_after="",
         check=literal_password,
     ),
@@ -1841,7 +2009,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         ":5432: :*:",  # PostgreSQL's port or a wildcard one: the pattern has no literal to lead it
-        r"(?m)^[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.@*-]+:([^\s:]{3,200}?)" + LINE_END,
+        BOL + r"[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.@*-]+:([^\s:]{3,200}?)" + LINE_END,
         not_after="",
         check=literal_password,
     ),
@@ -1852,11 +2020,12 @@ STRUCTURES: list[Rule] = [
         r"(?i)\{(?:plain|cleartext|clear)\}([^:\s]{3,200})",
         not_after="",
     ),
-    # A DNS TSIG key (BIND's `key "name" { algorithm hmac-…; secret "…"; }`, tsig-keygen's output)
+    # A DNS TSIG key (BIND's `key "name" { algorithm hmac-…; secret "…"; }`, tsig-keygen's output),
+    # its quotes perhaps escaped (the file inside a JSON string: its lines are more than the quoted view)
     rule(
         "generic_api_key",
         "algorithm",
-        r"(?i)algorithm[ \t]+hmac-[\w-]+;\s*secret[ \t]+\"([A-Za-z0-9+/]{16,}={0,2})\"",
+        r"(?i)algorithm[ \t]+hmac-[\w-]+;\s*secret[ \t]+\\?\"([A-Za-z0-9+/]{16,}={0,2})\\?\"",
         not_after="",
     ),
     # chrony's and ntpd's symmetric keys: `ID TYPE [HEX:|ASCII:]KEY` (chrony.conf(5), "keyfile")
@@ -1866,7 +2035,7 @@ STRUCTURES: list[Rule] = [
         # led by the type (a literal the engine searches for), the key's number before it
         r"(?i)(?:md5|sha1|sha256|sha384|sha512|aes128|aes256)[ \t]+(?:hex:|ascii:)?([!-~]{8,128}?)"
         + LINE_END,
-        near=r"(?:^|\n)[ \t]*\d{1,5}[ \t]+",
+        near=r'(?:^|\n|[:\[,][ \t]*\\?")[ \t]*\d{1,5}[ \t]+',
         not_after="",
         check=lambda key: random_base64(key) or re.fullmatch(r"[0-9A-Fa-f]{16,}", key) is not None,
     ),
@@ -1879,11 +2048,12 @@ STRUCTURES: list[Rule] = [
         not_after="",
         check=literal_password,
     ),
-    # `klist -kK`'s keys: an encryption type, then the key in hex (MIT Kerberos, klist(1))
+    # `klist -kK`'s keys: the key in hex after its encryption type, or after its principal when
+    # `-e` is not given (MIT Kerberos, klist(1))
     rule(
         "private_key",
-        "(aes (des (arcfour (camellia",
-        r"\((?:aes|des|arcfour|camellia)[\w-]*\)[ \t]+\(0x([0-9a-f]{16,128})\)",
+        "(0x",
+        r"(?:\((?:aes|des|arcfour|camellia)[\w-]*\)|@[A-Za-z0-9.-]+)[ \t]+\(0x([0-9a-fA-F]{16,256})\)",
         not_after="",
     ),
     # Squid's cache_peer `login=user:password`
@@ -1947,7 +2117,8 @@ STRUCTURES: list[Rule] = [
         # unquoted (Oracle), only where the statement ends or goes on with one of its own clauses
         r"(?=[ \t]*(?:;|\n|$)|[ \t]+(?:default|temporary|quota|profile|password|account|container)\b))",
         not_after="",
-        near=r"\b(?:(?:create|alter)[ \t]+user|grant)\b[^;\n]*",
+        # (Oracle's database link: `CREATE DATABASE LINK l CONNECT TO u IDENTIFIED BY …`)
+        near=r"\b(?:(?:create|alter)[ \t]+user|grant|connect[ \t]+to)\b[^;\n]*",
     ),
     rule(
         "generic_password",
@@ -1986,12 +2157,13 @@ STRUCTURES: list[Rule] = [
         not_after="",
     ),
     # <SomethingToken>value</SomethingToken> (gitleaks' xml sample templates), <pwd>, <credentials>;
-    # a plist's <key> names one; FileZilla's `<Pass encoding="base64">…</Pass>`; not a key's file
+    # a plist's <key> names one; FileZilla's `<Pass encoding="base64">…</Pass>`, OPNsense's
+    # `<auth_pass>`, `<ldap_bindpw>`; not a key's file
     rule(
         "generic_api_key",
-        "token secret password passwd pwd credential key <pass",
+        "token secret password passwd pwd credential key <pass bindpw _pass",
         r"(?i)<((?![\w-]*keyword|key>)[\w-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*"
-        r"|pass)(?:\s[^<>]*)?>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
+        r"|pass|[\w-]*_(?:pass|bindpw))(?:\s[^<>]*)?>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
         not_after="",
         check=lambda value: re.match(r"[A-Za-z]:\\|[/~]", value) is None,
     ),
@@ -2109,7 +2281,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "pgpass",
-        r"(?m)^[^\s:#][^\s:]*:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:([^\s:]\S{2,199})$",
+        BOL + r"[^\s:#][^\s:]*:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:([^\s:]\S{2,199})$",
         not_after="",
     ),
     # Terraform: variable "db_password" { default = "…" }
@@ -2148,6 +2320,16 @@ STRUCTURES: list[Rule] = [
             r"[^<>\n]*?\bvalue\s*=\s*[\"'](?P<secret>[^\"'<>\n]{3,200})[\"']",
             r"[^<>\n/]*>(?P<secret>[^<>\n]{3,200})</[\w:.-]+>",
         )
+    ),
+    # Hadoop's and Hive's XML configuration: `<name>javax.jdo.option.ConnectionPassword</name>`,
+    # `<name>fs.azure.account.key.ACCOUNT.dfs.core.windows.net</name>`, then `<value>…</value>`
+    rule(
+        "generic_password",
+        "<name>",
+        r"(?i)<name>\s*[\w.:-]*?(?:password|passwd|secret|token|account\.key(?:\.[\w.-]+)?)\s*</name>\s*"
+        r"<value>\s*(?P<secret>[^<\s][^<\n]{2,300}?)\s*</value>",
+        not_after="",
+        check=lambda value: not value.isdigit() and literal_password(value),
     ),
     # "the password is 'x'" (np: generic.11-14)
     rule(
@@ -2565,6 +2747,19 @@ STRUCTURES: list[Rule] = [
             ("키", ""),
         )
     ),
+    # A key handed over in a chat with an agent: "here's my together key, can you …: <key>",
+    # "cohere key is <key> -- add it to my shell profile"; a lookup's key is no secret ("cache key is")
+    rule(
+        "generic_api_key",
+        "key token",
+        r"(?i)(?:\bmy[ \t]+|(?:^|\n|[>.!?][ \t])[ \t]*)"
+        r"(?!(?:cache|primary|foreign|sort|partition|idempotency|public|ssh|gpg|pgp|host|the|this|that|a|an)\b)"
+        r"[\w.-]+(?:[ \t]+api)?[ \t]+(?:key|token)\b[^\n:]{0,60}?(?::|[ \t]is)[ \t]+"
+        r"([A-Za-z0-9_.+/=-]{16,200}?)"
+        r"(?=[.,;!?)]*(?:\s|$))",
+        not_after="",
+        check=lambda value: machine_made(value, '"'),
+    ),
     # A machine-made secret told in a sentence, in any language, with words between its name and
     # the colon or copula: "Client secret aplikacji Allegro do synchronizacji ofert: …", "AppSecret
     # 是 …", "Channel secret ของ LINE OA ร้านค้า: …", "Server key Midtrans sandbox buat testing: …",
@@ -2640,8 +2835,236 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "community",
-        r"(?m)^[ \t]*r[ow]community6?[ \t]+(?!(?:public|private)\b)([^\s#]{4,200})",
+        BOL + r"[ \t]*r[ow]community6?[ \t]+(?!(?:public|private)\b)([^\s#]{4,200})",
         not_after="",
+    ),
+    # Network devices' configurations (Cisco IOS, NX-OS, ASA; Juniper; VyOS/EdgeOS; FortiOS). A
+    # type 0 value is clear text, a type 7 one only disguised (Cisco's "Type 7" is reversible, and
+    # `service password-encryption` writes it); types 5, 8, 9 are hashes and stay.
+    # `enable password 0 …`, `username u privilege 15 secret 0 …`; `password 7 0822…` (a line's)
+    rule(
+        "generic_password",
+        "password secret key",
+        r"(?i)\b(?:password|secret|key|key-string|md5)[ \t]+0[ \t]+([^\s\"]{3,200})(?=[ \t]|\r?\n|$)",
+        not_after="",
+        check=lambda value: not value.isdigit(),
+    ),
+    rule(
+        "generic_password",
+        "password secret key",
+        r"(?i)\b(?:password|secret|key|key-string|md5)[ \t]+7[ \t]+"
+        r"((?:0[0-9]|1[0-5])(?:[0-9A-F]{2}){2,100})(?=[ \t]|\r?\n|$)",
+        not_after="",
+    ),
+    # ... the shared keys of AAA servers, routing protocols and IKE, given without a type:
+    # `tacacs-server host H key K`, `radius server X` / `aaa-server …` blocks' ` key K`, OSPF's
+    # `message-digest-key 1 md5 K`, `authentication-key K`, key chains' `key-string K`, HSRP's
+    # `authentication md5 key-string K`, NTP's `ntp authentication-key 1 md5 K`, BGP's
+    # `neighbor A password K`, `crypto isakmp key K address A`, ASA's `pre-shared-key K`, VyOS's
+    # `pre-shared-secret K`, Juniper's `plain-text-password-value "K"`
+    rule(
+        "generic_password",
+        "key password pre-shared plain-text",
+        r"(?i)(?:(?:tacacs|radius)-server[ \t]+host[ \t]+\S+(?:[ \t]+[a-z-]+[ \t]+\d+)*[ \t]+key"
+        r"|message-digest-key[ \t]+\d+[ \t]+md5|authentication-key(?:[ \t]+\d+[ \t]+md5)?"
+        r"|key-string|authentication[ \t]+(?:md5[ \t]+key-string|text)"
+        r"|neighbor[ \t]+\S+[ \t]+password|isakmp[ \t]+key|pre-shared-key|pre-shared-secret"
+        r"|plain-text-password-value|psksecret)"
+        r"[ \t]+(?!(?:[05-9]|ENC|ascii-text|hexadecimal|hex|keyring)[ \t])"
+        r"\"?([^\s\"]{4,200})\"?(?=[ \t]|\r?\n|$)",
+        not_after="",
+        check=shared_key,
+    ),
+    # ... and `key K` alone on its line inside a `tacacs server`, `radius server` or `aaa-server` block
+    rule(
+        "generic_password",
+        "tacacs radius aaa-server",
+        r"(?i)(?:(?:tacacs|radius)[ -]server\b[^\n]*|aaa-server\b[^\n]*\bhost\b[^\n]*)\n"
+        r"(?:[ \t]+[^\n]*\n){0,8}?"
+        r"[ \t]+key[ \t]+(?:[07][ \t]+)?\"?([^\s\"]{4,200})\"?[ \t]*(?=\r?\n|$)",
+        not_after="",
+        check=shared_key,
+    ),
+    # SNMP communities: Cisco's `snmp-server community C RO|RW|view|group …`, Juniper's
+    # `community C {`; `public`/`private` are the defaults everyone knows
+    rule(
+        "generic_password",
+        "community",
+        r"(?i)(?:snmp-server[ \t]+community|(?:^|\n)[ \t]*community)[ \t]+(?!(?:public|private)\b)"
+        r"\"?([^\s\"{]{4,200})\"?"
+        r"(?=[ \t]+(?:ro|rw|view|group|\d+|\{)\b|[ \t]*\{|[ \t]*(?:\r?\n|$))",
+        not_after="",
+        check=lambda value: not value.lower().startswith(("$9$", "ro", "rw")) or len(value) > 8,
+    ),
+    # FortiOS's CLI: `set passwd …`, `set password …` (not `ENC …`, its own encryption)
+    rule(
+        "generic_password",
+        "set",
+        r"(?i)(?:^|\n|#[ \t])[ \t]*set[ \t]+(?:passwd|password|psksecret|secret|key)[ \t]+(?!ENC[ \t])"
+        r"\"?([^\s\"]{3,200})\"?[ \t]*(?=\r?\n|$)",
+        not_after="",
+        check=directive_password,
+    ),
+    # OpenWrt's UCI: `option key '…'` (a Wi-Fi interface's PSK; `1`-`4` pick a WEP key instead),
+    # `option password`/`sae_password`/`auth_secret`, and `uci set wireless.….key='…'`
+    rule(
+        "generic_password",
+        "option uci",
+        r"(?:option[ \t]+|uci[ \t]+set[ \t]+[\w.@\[\]-]+\.)"
+        r"(?:key|password|sae_password|auth_secret|acct_secret)"
+        r"(?:[ \t]+|=)'([^'\n]{5,200})'",
+        not_after="",
+        check=literal_password,
+    ),
+    # hostapd's EAP user file: `"user" METHOD[,METHOD] "password" [2]`
+    rule(
+        "generic_password",
+        "mschapv2 ttls md5 gtc",
+        BOL + r"[ \t]*\"[^\"\n]+\"[ \t]+(?:PEAP|TTLS|MSCHAPV2|TTLS-[\w-]+|MD5|GTC|PWD)(?:,[\w-]+)*"
+        r"[ \t]+\"([^\"\n]{3,200})\"",
+        not_after="",
+        check=literal_password,
+    ),
+    # pppd's chap-secrets and pap-secrets: `client server secret [addresses]`, the secret quoted, in
+    # the lines after the file's name or its own header ("Secrets for authentication using CHAP")
+    rule(
+        "generic_password",
+        "chap-secrets pap-secrets chap pap",
+        r"(?i)(?:(?:chap|pap)-secrets|authentication[ \t]+using[ \t]+(?:chap|pap))[^\n]*\n"
+        r"(?:[^\n]*\n){0,20}?"
+        r"[ \t]*\"?[\w.@\\-]+\"?[ \t]+\"?[\w.*-]+\"?[ \t]+\"([^\"\n]{3,200})\""
+        r"(?:[ \t]+[\w.*/-]+)*[ \t]*(?=\r?\n|$)",
+        not_after="",
+        check=literal_password,
+    ),
+    # OpenVPN's `auth-user-pass` file shown: its user name, then its password, on two lines
+    rule(
+        "generic_password",
+        "openvpn",
+        r"\bcat[ \t]+[^\n|>]*openvpn[^\n|>]*\r?\n[^\s$#][^\s]{0,100}\r?\n([^\s]{3,200})(?=\r?\n|$)",
+        not_after="",
+        check=literal_password,
+    ),
+    # An Ethereum account's private key, 0x and 32 bytes in hex, given to Hardhat's network
+    # (`accounts: ['0x…']`) or to a wallet (`new ethers.Wallet('0x…')`, web3's `privateKeyToAccount`)
+    rule(
+        "private_key",
+        "accounts wallet privatekeytoaccount",
+        r"(?i)(?:accounts[\"']?[ \t]*[:=][ \t]*\[[ \t\r\n]*|wallet\(|privatekeytoaccount\()"
+        r"[ \t]*[\"'](0x[0-9a-f]{64})[\"']",
+        not_after="",
+    ),
+    # A JSON Web Key's private part: `"d"` of an EC, RSA or OKP key (RFC 7517, RFC 7518 §6.2.2.1)
+    rule(
+        "private_key",
+        '"kty"',
+        r"\"kty\"[ \t]*:[ \t]*\"(?:EC|RSA|OKP)\"[^{}]*?\"d\"[ \t]*:[ \t]*\"([A-Za-z0-9_-]{32,})\"",
+        not_after="",
+    ),
+    # Zigbee2MQTT's network key: 16 bytes as a YAML list (zigbee2mqtt.io, "Adapter settings")
+    rule(
+        "generic_api_key",
+        "network_key",
+        r"network_key:[ \t]*(\[[ \t]*\d{1,3}(?:[ \t]*,[ \t]*\d{1,3}){15}[ \t]*\])",
+        not_after="",
+        trusted=lambda key: len(set(re.findall(r"\d+", key))) > 4,  # not the documented 1, 3, 5, 7, …
+        check=lambda key: False,
+    ),
+    # Tasmota's console: `Password1 …` (Wi-Fi), `MqttPassword …`, `WebPassword …`, alone or in a `Backlog`
+    rule(
+        "generic_password",
+        "password1 password2 mqttpassword webpassword",
+        r"(?i)(?:^|\n|;|backlog|cmd:)[ \t]*(?:password[12]|mqttpassword|webpassword)[ \t]+([^;\s]{3,200})",
+        not_after="",
+        check=literal_password,
+    ),
+    # An expect script answering a password prompt: `expect "Password:"` then `send "…\r"`
+    rule(
+        "generic_password",
+        "expect",
+        r"(?i)expect[ \t]+(?:-\w+[ \t]+)*\"[^\"\n]*(?:password|passphrase)[^\"\n]*\"[^\n]*\r?\n"
+        r"[ \t]*send[ \t]+(?:--[ \t]+)?"
+        r"\"([^\"\n]+?)(?:\\[rn])*\"",
+        not_after="",
+        check=literal_password,
+    ),
+    # Oracle's `user/password@db` given to SQL*Plus's `CONNECT` (docs.oracle.com, SQL*Plus "CONNECT";
+    # on the command line, the rule for sqlplus above)
+    rule(
+        "generic_password",
+        "connect conn",
+        r"(?i)\b(?:connect|conn)[ \t]+[\w.$#]+/([^\s@/\"']{3,200})@",
+        not_after="",
+        check=literal_password,
+    ),
+    # PgBouncer's auth_file: `"user" "password"` a line (md5 or SCRAM verifiers are hashes, not this)
+    rule(
+        "generic_password",
+        "userlist",
+        BOL + r"[ \t]*\"[^\"\n]+\"[ \t]+\"(?!md5[0-9a-f]{32}\"|SCRAM-SHA-256\$)([^\"\n]{3,200})\"[ \t]*$",
+        not_after="",
+        check=literal_password,
+    ),
+    # Confluent's Schema Registry client: `basic.auth.user.info=KEY:SECRET`; ProxySQL's
+    # `admin_credentials="admin:…"`: a user and its password in one value
+    rule(
+        "generic_password",
+        "user.info credentials",
+        r"(?i)(?:basic\.auth\.user\.info|_credentials)[ \t]*[=:][ \t]*[\"']?[\w.@-]+:([^\s\"';]{3,200})",
+        not_after="",
+        check=literal_password,
+    ),
+    # WordPress's keys and salts: `define( 'AUTH_KEY', '…' )`, 64 printable characters of any kind
+    # (api.wordpress.org/secret-key/1.1/salt/), which no template test may judge
+    rule(
+        "generic_password",
+        "define",
+        r"define\([ \t]*'(?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)'[ \t]*,[ \t]*"
+        r"'((?:[^'\\\n]|\\.){32,})'",
+        not_after="",
+        trusted=lambda value: not verify.is_stand_in(value) and "unique phrase" not in value,
+        check=lambda value: False,
+    ),
+    # Keycloak's admin CLI asked for a client's secret: `{"type" : "secret", "value" : "…"}`
+    rule(
+        "generic_password",
+        '"secret"',
+        r"\"type\"[ \t]*:[ \t]*\"secret\"[ \t]*,\s*\"value\"[ \t]*:[ \t]*\"([^\"\n]{8,200})\"",
+        not_after="",
+        check=literal_password,
+    ),
+    # Exim's database servers, `hide mysql_servers = host/database/user/password`
+    rule(
+        "generic_password",
+        "mysql_servers pgsql_servers",
+        r"(?:mysql|pgsql)_servers[ \t]*=[ \t]*[^/\s]+/[^/\s]+/[^/\s]+/([^\s:;]{3,200})",
+        not_after="",
+        check=literal_password,
+    ),
+    # Exim's passwd.client: `host:user:password` a line, in the lines after the file's name
+    rule(
+        "generic_password",
+        "passwd.client",
+        r"passwd\.client[^\n]*\n(?:[^\n]*\n){0,20}?[ \t]*(?!#)[\w*.-]+:[^:\s]+:(\S{3,200})[ \t]*(?=\r?\n|$)",
+        not_after="",
+        check=literal_password,
+    ),
+    # Synapse's signing key file: `ed25519 a_XXXX <base64 of 32 bytes>` (its public half is served
+    # under `verify_keys` as JSON)
+    rule(
+        "private_key",
+        "ed25519",
+        r"(?m)^[ \t]*ed25519[ \t]+[\w]{1,20}[ \t]+([A-Za-z0-9+/]{43}=?)[ \t]*$",
+        not_after="",
+    ),
+    # Nextcloud's `occ config:system:set mail_smtppassword --value='…'`
+    rule(
+        "cli_credentials",
+        "config:system:set config:app:set",
+        r"config:(?:system|app):set[ \t]+[^\n]*?(?:password|passwd|secret|salt)\w*[ \t]+--value[= ]"
+        + CLI_VALUE,
+        not_after="",
+        check=literal_password,
     ),
     # HAProxy userlists: `user NAME insecure-password PASSWORD` (the `password` form holds a hash)
     rule("generic_password", "insecure-password", r"\binsecure-password[ \t]+(\S{3,200})", not_after=""),
@@ -2677,17 +3100,65 @@ STRUCTURES: list[Rule] = [
         )
         for word in (r"secret\.key", "secret", "password", "token")
     ),
-    # A line that is a password's name and its value: msmtp's `password …`, Redis's `requirepass …`
-    # and `masterauth …` (redis.conf), keepalived's `auth_pass …`, nslcd's `bindpw …`, Apache's
-    # `AuthLDAPBindPassword …`, Dovecot's and others' `key value` files; quoted or not
+    # A line that is a password's name and its value: msmtp's `password …`, Dovecot's and others'
+    # `key value` files, Fluent Bit's `HTTP_Passwd …`, spark-defaults.conf's `….keyStorePassword …`;
+    # Redis's `requirepass …` and `masterauth …` (redis.conf), keepalived's
+    # `auth_pass …`, nslcd's `bindpw …`, Apache's `AuthLDAPBindPassword …`, mod_auth_openidc's
+    # `OIDCClientSecret …` and `OIDCCryptoPassphrase …`, directives that only
+    # ever hold a password, whose value is a literal whatever its shape (`auth_pass xyVhisj2`)
+    *(
+        rule(
+            "generic_password",
+            "",
+            # (a `#` inside the value is its own: only after a space does a comment start)
+            rf"(?i)(?:{names})[ \t]+"
+            r"(?:\"([^\"\n]{3,200})\"|([^\s#;=:\"'][^\s;]{3,200}?))"
+            r"(?:[ \t]+[#;][^\n]*)?" + LINE_END,
+            near=LINE_START + name_before,
+            not_after="",
+            check=check,
+        )
+        for names, name_before, check in (
+            ("password|passwd", r"[\w.-]*", spaced_password),  # the rest of the name before the word
+            (
+                "requirepass|masterauth|auth_pass|bindpw|authldapbindpassword|oidcclientsecret|oidccryptopassphrase",
+                "",
+                directive_password,
+            ),
+        )
+    ),
+    # A password typed at a login's user-name prompt, logged as the user: sshd's `Invalid user …
+    # from`, PAM's `ruser=…`. A name has no sign other than `.`, `_`, `-` beside letters and digits.
     rule(
         "generic_password",
-        "",
-        r"(?i)(?:password|passwd|requirepass|masterauth|auth_pass|bindpw|authldapbindpassword)[ \t]+"
-        r"(?:\"([^\"\n]{3,200})\"|([^\s#;=:\"'][^\s#;]{3,200}?))" + LINE_END,
-        near=LINE_START,
+        "invalid illegal ruser=",
+        r"(?i)(?:(?:invalid|illegal)[ \t]+user[ \t]+(\S{6,64})[ \t]+from[ \t]|\bruser=(\S{6,64})[ \t])",
         not_after="",
-        check=spaced_password,
+        check=lambda value: (
+            re.search(r"[^\w.@-]", value) is not None
+            and re.search(r"\d", value) is not None
+            and re.search(r"[A-Za-z]", value) is not None
+        ),
+    ),
+    # A password in triple quotes, as grafana.ini wants one holding `#` or `;`
+    # (grafana.com/docs/grafana/latest/setup-grafana/configure-grafana/#variable-expansion)
+    rule(
+        "generic_password",
+        '"""',
+        r"(?i)(?:passw(?:or)?d|passwd|secret|token|api_?key)[\w.-]*[ \t]*[=:][ \t]*"
+        r"\"\"\"([^\"\n]{3,200})\"\"\"",
+        not_after="",
+        check=literal_password,
+    ),
+    # Nagios's resource.cfg: `$USER3$=…` macros hold what checks must not show, passwords above all
+    # (nagios.org, "Standard Macros": "$USERn$ … commonly used to store … passwords"); not
+    # `$USER1$=/usr/lib/nagios/plugins`, a path, nor a user's name
+    rule(
+        "generic_password",
+        "$user",
+        BOL + r"[ \t]*\$USER\d{1,3}\$[ \t]*=[ \t]*(\S{4,200})[ \t]*$",
+        not_after="",
+        check=lambda value: not re.fullmatch(r"[a-z][a-z_.-]*\d*", value) and literal_password(value),
     ),
     # A server's directive that sets a named variable: Apache's `SetEnv DB_PASS …`, nginx's
     # `fastcgi_param DB_PASSWORD …;`
@@ -2712,8 +3183,11 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "",
-        r"(?m)\](?::\d{1,5})?[ \t]+[^\s:]+:(\S{4,200})[ \t]*$",
-        near=r"(?:^|\n)\[[\w.-]+",  # the line starts with the host in brackets
+        # (Gmail's app passwords are four groups of four letters; `echo '…' > sasl_passwd` quotes it)
+        r"\](?::\d{1,5})?[ \t]+[^\s:]+:([a-z]{4}(?: [a-z]{4}){3}|[^\s'\"]{4,200})"
+        r"['\"]?(?:[ \t]*>[^\n]*)?" + LINE_END,
+        # the line starts with the host in brackets
+        near=r'(?:^|\n|[:\[,][ \t]*\\?"|echo[ \t]+[\'"])\[[\w.-]+',
         not_after="",
         check=literal_password,
     ),

@@ -149,6 +149,20 @@ STAND_IN = re.compile(
 )
 
 
+def random_mixed(value: str) -> bool:
+    """Whether letters and digits in both cases are random rather than an identifier: the test of
+    `random_letters` on the letters (8 or more) of a value with a digit between two of them
+    (`EJALgz4rp`, not `oauth2Token`, whose letters split into whole words)."""
+    if not value.isascii() or not value.isalnum() or not re.search(r"[A-Za-z]\d+[A-Za-z]", value):
+        return False
+    letters = re.sub(r"\d", "", value)
+    if len(letters) < 8 or letters.islower() or letters.isupper():
+        return False
+    parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", letters)
+    vowels = sum(c in "aeiouAEIOU" for c in letters)
+    return len(parts) >= 3 and len(parts) >= len(letters) / 3 and vowels < 0.3 * len(letters)
+
+
 def few_vowels(value: str) -> bool:
     """Twelve or more letters with under 30% vowels: random lowercase (an app password's 16,
     `bktxdxjmiunhsftq`), not a word (words have about 40%)."""
@@ -200,7 +214,8 @@ TEMPLATE = re.compile(
     r"\$\{[!#]?[\w.-]*(?:[^\w{}\]][^{}]*)?(?:\}|$)|\$\{\{|\$\(|\$[A-Za-z_]|%\(|\{\{[^{}]*(?:\}\}|$)"
     r"|#\{[^{}]*(?:\}|$)"
     r"|^\{.*\}$|<[^>]*>|^\[.*\]?$|^%\w+%$|::|\.\.\.|…|\[Redacted\]"
-    r"|^@(?:keychain|env):",  # altool's and notarytool's `-p @keychain:NAME`: where the password is
+    r"|^@(?:keychain|env):"  # altool's and notarytool's `-p @keychain:NAME`: where the password is
+    r"|^%env\(",  # Symfony's `%env(APP_SECRET)%`
     re.I,
 )
 
@@ -237,6 +252,16 @@ def sequential_run(value: str, length: int = 8) -> bool:
     return False
 
 
+def typed_runs(value: str) -> int:
+    """How many places start three characters in sequence (`abc`, `456`, `cba`): over 36
+    characters a random value has one such place in about 300."""
+    text = value.lower()
+    return sum(
+        (NEXT.get(a) == b and NEXT.get(b) == c) or (NEXT.get(b) == a and NEXT.get(c) == b)
+        for a, b, c in zip(text, text[1:], text[2:], strict=False)
+    )
+
+
 def wholly_sequential(value: str) -> bool:
     """detect-secrets' is_sequential_string: the whole value is a stretch of `0123456789`,
     `ABC…XYZ`, `0123456789ABCDEF` (each repeated), or of the base64 alphabet."""
@@ -256,7 +281,13 @@ def wholly_sequential(value: str) -> bool:
 # Keys made to be published: Stripe's, Paystack's and Clerk's publishable `pk_live_`/`pk_test_`,
 # Mapbox's public `pk.` tokens, Razorpay's key ids (`rzp_live_`; the secret is separate), Twilio
 # account SIDs (`AC` + 32 hex, an account's name), Supabase's `sb_publishable_` keys
-PUBLISHED = re.compile(r"pk_(?:live|test)_|pk\.eyJ|rzp_(?:live|test)_|AC[0-9a-f]{32}$|sb_publishable_")
+# (and the Bot API's documented example token, core.telegram.org/bots/api "Authorizing your bot")
+PUBLISHED = re.compile(
+    r"pk_(?:live|test)_|pk\.eyJ|rzp_(?:live|test)_|AC[0-9a-f]{32}$|sb_publishable_"
+    r"|123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11$"
+    # defaults shipped in sample configurations: Symfony's APP_SECRET, Roundcube's des_key
+    r"|ThisTokenIsNotSoSecretChangeIt$|rcmail-!24ByteDESkey\*Str$"
+)
 # The fixed DER start of a SubjectPublicKeyInfo in base64 (RFC 5280): EC P-256, RSA 2048, Ed25519.
 PUBLIC_KEY_DER = ("MFkwEwYHKoZIzj0CAQ", "MIIBIjANBgkqhkiG9w0BAQEFAAOC", "MCowBQYDK2Vw")
 
