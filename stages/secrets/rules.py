@@ -1835,7 +1835,17 @@ STRUCTURES: list[Rule] = [
     # htpasswd(1): -b[c…] passwordfile username password, or -nb username password
     *commands("htpasswd", r"\s-\w*b\w*\s+(?:-\w+\s+)*(?:(?<=n\s)|(?<=n\s\s)|\S+\s+)?\S+\s+"),
     *commands("lftp", r"\s-u\s+[^\s,]+,"),  # lftp(1): -u user[,pass]
-    *commands("wpa_passphrase", r"\s+[\w\"'][^\s<>|]*\s+"),  # wpa_passphrase(8): ssid passphrase
+    # wpa_passphrase(8): ssid passphrase (8 to 63 characters)
+    *commands(
+        "wpa_passphrase", r"(?<=wpa_passphrase)[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|[\w][^\s<>|]*)[ \t]+(?=\S{8})"
+    ),
+    # hostapd.conf's `wpa_passphrase=…`: the rest of the line, spaces and all (hostapd.conf(5))
+    rule(
+        "generic_password",
+        "wpa_passphrase=",
+        BOL + r"[ \t]*wpa_passphrase=([^\n]{8,63}?)" + LINE_END,
+        not_after="",
+    ),
     *commands("nmcli", r"\spassword\s+"),  # nmcli(1): dev wifi connect SSID password PASSWORD
     *commands("vault", r"\slogin\s+(?:-\S+\s+)*(?:token=)?(?![\w.-]+=)"),  # vault login [TOKEN]
     *commands("aws", r"\sconfigure\s+set\s+(?:[\w-]+\.)?aws_(?:secret_access_key|session_token)\s+"),

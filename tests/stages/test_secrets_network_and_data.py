@@ -239,6 +239,11 @@ from pica.stages.secrets import find_secrets, redact
         ),
         ("rocommunity RV_HXLgoKl_PrtNN 10.0.0.0/16", "RV_HXLgoKl_PrtNN"),
         (
+            "ssid=NETGEAR-37\nwpa=2\nwpa_passphrase=sierra cobalt monsoon bramble\nwpa_key_mgmt=WPA-PSK",
+            "sierra cobalt monsoon bramble",
+        ),
+        ('sudo wpa_passphrase "Home Net" "Tr0ub4dor3xx"', "Tr0ub4dor3xx"),
+        (
             "> here's my elevenlabs key, can you put it in the .env: sk_c086acc975a7a4f5d54eb4b6f7b4d065f09e2809",
             "sk_c086acc975a7a4f5d54eb4b6f7b4d065f09e2809",
         ),
@@ -266,6 +271,7 @@ def test_secrets_the_twenty_second_to_twenty_eighth_fresh_sets_showed_missing_ar
         'network={\n\tssid="lab"\n\tpsk=ext:wifi_office\n}',
         "mqtt:\n  user: '!secret.yaml user'\n  password: '!secret.yaml password'",
         "wpa_passphrase -- WPA passphrase: 8..63 printable ASCII characters.",
+        "wpa_passphrase -- WPA PSK passphrase: 8..63 printable ASCII characters.",
         " Key is not exportable.\n Key Data:\n  30820122 300D0609 2A864886",
         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
         "webhook_secret: whsec_<fill in from 1Password>",
