@@ -750,7 +750,7 @@ TOKENS: list[Rule] = [
     rule(
         "twitter_secret",
         "",
-        r"A{20,24}[A-Za-z0-9]{2,12}A{4,}[A-Za-z0-9%]{40,160}" + E,
+        r"AAAAAAAAAAAAAAAAAAAAA{0,4}[A-Za-z0-9]{2,12}A{4,}[A-Za-z0-9%]{40,160}" + E,  # led by its literal
         trusted=lambda token: verify.random_enough(token.rstrip("A")[-40:]),
         not_after=r"\w",
     ),
@@ -1324,9 +1324,9 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "pdo mysqli",
-        r"(?i)\b(?:new[ \t]+pdo|mysqli_connect|new[ \t]+mysqli)[ \t]*\(\s*(?:[\"'][^\"'\n]*[\"']|\$\w+)\s*,"
+        r"(?i)(?:new[ \t]+pdo|mysqli_connect|new[ \t]+mysqli)[ \t]*\(\s*(?:[\"'][^\"'\n]*[\"']|\$\w+)\s*,"
         r"\s*(?:[\"'][^\"'\n]*[\"']|\$\w+)\s*,\s*[\"']([^\"'\n]{3,200})[\"']",
-        not_after="",
+        not_after=r"\w",  # not a leading `\b`: it would cost the engine its fast scan
         check=literal_password,
     ),
     # A session cookie is the login itself (RFC 6265): a cookie named for a session, a login or its
@@ -1874,7 +1874,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "-auth --auth",
-        r"(?<![\w-])--?auth[ \t=]+['\"]?[\w.@-]+:([^\s'\"]{3,200})",
+        r"auth[ \t=]+['\"]?[\w.@-]+:([^\s'\"]{3,200})",
+        near=r"(?:^|[^\w-])--?",
         not_after="",
         check=literal_password,
     ),
@@ -2009,9 +2010,16 @@ STRUCTURES: list[Rule] = [
     ),
     rule(
         "generic_password",
-        "setuser user",
-        r"(?i)(?:acl[ \t]+setuser|(?<![^\n])user|(?<=[:\[,]\")user|(?<=[:\[,] \")user)"
-        r"[ \t]+\S+[^\n>]*?[ \t]>([^\s]{3,200})",
+        "setuser",
+        r"(?i)acl[ \t]+setuser[ \t]+\S+[^\n>]*?[ \t]>([^\s]{3,200})",
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "generic_password",
+        "user",
+        r"(?i)user[ \t]+\S+[^\n>]*?[ \t]>([^\s]{3,200})",
+        near=LINE_START,  # a users.acl line, `user app on >…`
         not_after="",
         check=literal_password,
     ),
@@ -2321,8 +2329,8 @@ STRUCTURES: list[Rule] = [
             "generic_password",
             "name key",
             # led by the attribute (a rule led by `<` would try every tag); the tag's start before it
-            r"(?i)\b(?:name|key)\s*=\s*[\"'](?:[\w.:-]{0,60}?" + XML_NAME_END + value,
-            not_after="",
+            r"(?i)(?:name|key)\s*=\s*[\"'](?:[\w.:-]{0,60}?" + XML_NAME_END + value,
+            not_after=r"\w",
             near=r"<[\w:.-]+\s[^<>\n]*",
             check=lambda value: keyed_value_is_secret("password", "=", value, '"'),
         )
@@ -2762,11 +2770,13 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_api_key",
         "key token",
-        r"(?i)(?:\bmy[ \t]+|(?:^|\n|[>.!?][ \t])[ \t]*)"
-        r"(?!(?:cache|primary|foreign|sort|partition|idempotency|public|ssh|gpg|pgp|host|the|this|that|a|an)\b)"
-        r"[\w.-]+(?:[ \t]+api)?[ \t]+(?:key|token)\b[^\n:]{0,60}?(?::|[ \t]is)[ \t]+"
-        r"([A-Za-z0-9_.+/=-]{16,200}?)"
+        # (led by the word, what comes before it looked for behind it: a scan for `my` or a line's
+        # start would read every character)
+        r"(?i)(?:key|token)\b[^\n:]{0,60}?(?::|[ \t]is)[ \t]+([A-Za-z0-9_.+/=-]{16,200}?)"
         r"(?=[.,;!?)]*(?:\s|$))",
+        near=r"(?:\bmy[ \t]+|(?:^|\n|[>.!?][ \t])[ \t]*)"
+        r"(?!(?:cache|primary|foreign|sort|partition|idempotency|public|ssh|gpg|pgp|host|the|this|that|a|an)\b)"
+        r"[\w.-]+(?:[ \t]+api)?[ \t]+",
         not_after="",
         check=lambda value: machine_made(value, '"'),
     ),
@@ -2845,7 +2855,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "community",
-        BOL + r"[ \t]*r[ow]community6?[ \t]+(?!(?:public|private)\b)([^\s#]{4,200})",
+        r"r[ow]community6?[ \t]+(?!(?:public|private)\b)([^\s#]{4,200})",
+        near=LINE_START,
         not_after="",
     ),
     # Network devices' configurations (Cisco IOS, NX-OS, ASA; Juniper; VyOS/EdgeOS; FortiOS). A
@@ -2855,16 +2866,10 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "password secret key",
-        r"(?i)\b(?:password|secret|key|key-string|md5)[ \t]+0[ \t]+([^\s\"]{3,200})(?=[ \t]|\r?\n|$)",
-        not_after="",
+        r"(?i)(?:password|secret|key|key-string|md5)[ \t]+"
+        r"(?:0[ \t]+([^\s\"]{3,200})|7[ \t]+((?:0[0-9]|1[0-5])(?:[0-9A-F]{2}){2,100}))(?=[ \t]|\r?\n|$)",
+        not_after=r"\w-",  # a word of its own (a leading `\b` would cost the engine its fast scan)
         check=lambda value: not value.isdigit(),
-    ),
-    rule(
-        "generic_password",
-        "password secret key",
-        r"(?i)\b(?:password|secret|key|key-string|md5)[ \t]+7[ \t]+"
-        r"((?:0[0-9]|1[0-5])(?:[0-9A-F]{2}){2,100})(?=[ \t]|\r?\n|$)",
-        not_after="",
     ),
     # ... the shared keys of AAA servers, routing protocols and IKE, given without a type:
     # `tacacs-server host H key K`, `radius server X` / `aaa-server …` blocks' ` key K`, OSPF's
@@ -2900,9 +2905,9 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "community",
-        r"(?i)(?:snmp-server[ \t]+community|(?:^|\n)[ \t]*community)[ \t]+(?!(?:public|private)\b)"
-        r"\"?([^\s\"{]{4,200})\"?"
+        r"(?i)community[ \t]+(?!(?:public|private)\b)\"?([^\s\"{]{4,200})\"?"
         r"(?=[ \t]+(?:ro|rw|view|group|\d+|\{)\b|[ \t]*\{|[ \t]*(?:\r?\n|$))",
+        near=r"(?:snmp-server[ \t]+|" + LINE_START + ")",
         not_after="",
         check=lambda value: not value.lower().startswith(("$9$", "ro", "rw")) or len(value) > 8,
     ),
@@ -2910,8 +2915,9 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "set",
-        r"(?i)(?:^|\n|#[ \t])[ \t]*set[ \t]+(?:passwd|password|psksecret|secret|key)[ \t]+(?!ENC[ \t])"
+        r"(?i)set[ \t]+(?:passwd|password|psksecret|secret|key)[ \t]+(?!ENC[ \t])"
         r"\"?([^\s\"]{3,200})\"?[ \t]*(?=\r?\n|$)",
+        near=r"(?:^|\n|#[ \t])[ \t]*",
         not_after="",
         check=directive_password,
     ),
@@ -2930,8 +2936,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "mschapv2 ttls md5 gtc",
-        BOL + r"[ \t]*\"[^\"\n]+\"[ \t]+(?:PEAP|TTLS|MSCHAPV2|TTLS-[\w-]+|MD5|GTC|PWD)(?:,[\w-]+)*"
-        r"[ \t]+\"([^\"\n]{3,200})\"",
+        r"(?:PEAP|TTLS|MSCHAPV2|TTLS-[\w-]+|MD5|GTC|PWD)(?:,[\w-]+)*[ \t]+\"([^\"\n]{3,200})\"",
+        near=r'(?:^|\n|[:\[,][ \t]*\\?")[ \t]*"[^"\n]+"[ \t]+',  # the user, quoted, starts the line
         not_after="",
         check=literal_password,
     ),
@@ -2951,7 +2957,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "openvpn",
-        r"\bcat[ \t]+[^\n|>]*openvpn[^\n|>]*\r?\n[^\s$#][^\s]{0,100}\r?\n([^\s]{3,200})(?=\r?\n|$)",
+        led("cat", r"\w")
+        + r"[ \t]+[^\n|>]*openvpn[^\n|>]*\r?\n[^\s$#][^\s]{0,100}\r?\n([^\s]{3,200})(?=\r?\n|$)",
         not_after="",
         check=literal_password,
     ),
@@ -3003,7 +3010,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "connect conn",
-        r"(?i)\b(?:connect|conn)[ \t]+[\w.$#]+/([^\s@/\"']{3,200})@",
+        r"(?i)conn(?<!\wconn)(?:ect)?[ \t]+[\w.$#]+/([^\s@/\"']{3,200})@",
         not_after="",
         check=literal_password,
     ),
@@ -3142,8 +3149,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "invalid illegal ruser=",
-        r"(?i)(?:(?:invalid|illegal)[ \t]+user[ \t]+(\S{6,64})[ \t]+from[ \t]|\bruser=(\S{6,64})[ \t])",
-        not_after="",
+        r"(?i)(?:(?:invalid|illegal)[ \t]+user[ \t]+(\S{6,64})[ \t]+from[ \t]|ruser=(\S{6,64})[ \t])",
+        not_after=r"\w",
         check=lambda value: (
             re.search(r"[^\w.@-]", value) is not None
             and re.search(r"\d", value) is not None
@@ -3155,8 +3162,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         '"""',
-        r"(?i)(?:passw(?:or)?d|passwd|secret|token|api_?key)[\w.-]*[ \t]*[=:][ \t]*"
-        r"\"\"\"([^\"\n]{3,200})\"\"\"",
+        r"\"\"\"([^\"\n]{3,200})\"\"\"",  # led by its quotes, the name looked for behind them
+        near=r"(?:passw(?:or)?d|passwd|secret|token|api_?key)[\w.-]*[ \t]*[=:][ \t]*",
         not_after="",
         check=literal_password,
     ),
