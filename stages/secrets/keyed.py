@@ -158,6 +158,7 @@ LOCATOR_STARTS = (
     "!include",
     "ext:",
     "</",  # Dovecot's `ssl_key = </etc/…/privkey.pem`: the file it reads
+    "@/",  # Bacula's and Bareos's `Password = "@/etc/bareos/secrets/fd.pw"`: the file included
 )
 # `%APPDATA%`, `%2Fvar` (percent-encoded), IPython's `%aimport`, `@types/node`, `@Value`: places
 # and references; a password may start with `%` or `@` too (`%K8bJ…`, `@J1ao…#iLv1`).
@@ -309,7 +310,8 @@ def keyed_value_is_secret(
     if MALFORMED_TOKEN.match(value):
         return False  # a provider's prefix on a body that is not that provider's format: made up
     if UUID.match(value):
-        return re.search(r"(?i)key|token|secret", name) is not None
+        # (Proxmox Backup Server's API token secrets are UUIDs, given as `PBS_PASSWORD`)
+        return re.search(r"(?i)key|token|secret|pass|pwd", name) is not None
     if call:
         # The value is a call, `auth = OAuth('…', …)`: what it returns is no literal, and its
         # arguments are not named by the assignment (ds: is_indirect_reference; gitleaks' generic
@@ -347,7 +349,8 @@ def keyed_value_is_secret(
             and (quote != "" or (value[-1].isdigit() and not value.isdigit()))
         )
     if word.lower() in ("key", "pat"):  # `key`, `o.key`, `PAT` (pattern?) alone: want a random blob
-        blob = re.fullmatch(r"[A-Za-z0-9+/=_-]{20,}", value) is not None and entropy(value) >= 3.5
+        blob = re.fullmatch(r"[A-Za-z0-9+/=_-]{20,}", value) is not None
+        blob = blob and (entropy(value) >= 3.5 or random_enough(value))  # 32 hex: 3.4 bits one time in ten
         return blob and re.search(r"[0-9+/]", value) is not None
     if password_name and re.fullmatch(r"[a-z]+(?: [a-z]+)+", value) and re.search("pass|secret|token", value):
         return False  # a sample's words for the idea, "smtp password" (not `mypassword`: detect-secrets')

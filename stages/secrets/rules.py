@@ -762,6 +762,21 @@ TOKENS: list[Rule] = [
         r"sumologic\.com/receiver/v1/(?:http|otlp|kinesis|prometheus)/([A-Za-z0-9_=-]{40,400})",
         not_after="",
     ),
+    # New Relic's PHP agent: `newrelic.license = "…"` (40 hex, or a key ending NRAL)
+    rule(
+        "newrelic_key",
+        "newrelic.license",
+        r"newrelic\.license[ \t]*=[ \t]*\"?([0-9a-f]{40}|[A-Za-z0-9]{36}NRAL)\"?",
+        not_after="",
+    ),
+    # Graylog's API tokens are given as the user, with the word `token` as the password
+    rule(
+        "cli_credentials",
+        ":token",
+        r"(?:-u|--user)[ =]['\"]?([a-z0-9]{30,100}):token\b",
+        not_after="",
+        check=lambda token: verify.random_enough(token) and has_digit(token),
+    ),
     rule("infracost_token", "ico-", r"ico-[A-Za-z0-9]{32}(?![\w.-])", not_after=r"\w./-", entropy=3.0),
     # gl: prefect-api-token; a service account's (bot's) key is `pnb_` (docs.prefect.io, "Service accounts")
     rule("prefect_token", "pnu_ pnb_", r"pn[ub]_[A-Za-z0-9]{36}" + E, entropy=2.0),
@@ -1424,7 +1439,8 @@ STRUCTURES: list[Rule] = [
         "http_auth_header",
         "x- private-token",
         r"(?i)(?:x-[\w-]*(?:token|key|secret|auth)[\w-]*|private-token|x-honeycomb-team)"
-        r"[\"']?(?:\s*:\s*|[ \t]+(?=[\"']))[\"']?([\w+/=.~-]{16,})",
+        # (`=` in OpenTelemetry's header lists, `OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=…"`)
+        r"[\"']?(?:\s*:\s*|[ \t]+(?=[\"'])|=)[\"']?([\w+/=.~-]{16,})",
         not_after=r"\w-",
         check=lambda value: not_a_dotted_name(value) and not_a_constant(value),
     ),
@@ -1505,7 +1521,8 @@ STRUCTURES: list[Rule] = [
             not_after=r"\w-",
             check=not_a_type_name,
         )
-        for flag in ("-password", "/p:")
+        # (PowerShell's parameters in any case: `Add-VBRCredentials -Password "…"`)
+        for flag in ("(?i:-password)", "/p:")
     ),
     # --token/--api-key flags (`az devops login --token …`, `huggingface-cli login --token …`),
     # also named for whose token it is (`--management-token`, `--bot-token`; not AWS's
@@ -1948,7 +1965,8 @@ STRUCTURES: list[Rule] = [
         "cli_credentials",
         "passwd kinit realm keystore",
         ECHOED + r"(?P<secret>[^'\"\n]{3,200})(?P=q)[ \t]*\|[ \t]*"
-        r"(?:sudo[ \t]+)?(?:passwd[ \t]+--stdin|kinit|realm[ \t]+join|\S*-keystore[ \t]+add\b)",
+        r"(?:sudo[ \t]+)?(?:passwd[ \t]+--stdin|kinit|realm[ \t]+join|\S*-keystore[ \t]+add\b"
+        r"|sshfs\b[^\n]*password_stdin)",
         not_after="",
         check=literal_password,
     ),
@@ -2037,6 +2055,30 @@ STRUCTURES: list[Rule] = [
         "{plain} {cleartext} {clear}",
         r"(?i)\{(?:plain|cleartext|clear)\}([^:\s]{3,200})",
         not_after="",
+    ),
+    # A password written into the file a tool reads it from: `echo '…' > ~/.restic-pass`
+    rule(
+        "generic_password",
+        "echo printf",
+        ECHOED
+        + r"(?P<secret>[^'\"\n]{3,200})(?P=q)[ \t]*>>?[ \t]*[^\s|;&]*(?:pass|secret|token|cred|key)[^\s|;&]*",
+        not_after="",
+        check=literal_password,
+    ),
+    # Borg's key exported on paper (`borg key export --paper-less`): `BORG_KEY <id>`, then the key
+    rule(
+        "private_key",
+        "borg_key",
+        r"BORG_KEY[ \t]+[0-9a-f]{64}\r?\n((?:[A-Za-z0-9+/=]{16,}(?:\r?\n|$))+)",
+        not_after="",
+    ),
+    # davfs2's secrets file: `URL-or-mountpoint user password` a line (davfs2.conf(5))
+    rule(
+        "generic_password",
+        "davfs2",
+        r"(?m)^(?:https?://|/)\S+[ \t]+\S+[ \t]+(\S{3,200})[ \t]*$",
+        not_after="",
+        check=literal_password,
     ),
     # A DNS TSIG key (BIND's `key "name" { algorithm hmac-…; secret "…"; }`, tsig-keygen's output),
     # its quotes perhaps escaped (the file inside a JSON string: its lines are more than the quoted view)
@@ -3137,6 +3179,7 @@ STRUCTURES: list[Rule] = [
         )
         for names, name_before, check in (
             ("password|passwd", r"[\w.-]*", spaced_password),  # the rest of the name before the word
+            ("api_?key", r"[\w.-]*", lambda value: machine_made(value)),  # Fluent Bit's `apikey  …`
             (
                 "requirepass|masterauth|auth_pass|bindpw|authldapbindpassword|oidcclientsecret|oidccryptopassphrase",
                 "",

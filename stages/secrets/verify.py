@@ -189,7 +189,8 @@ TYPED_CASE = re.compile(r"[A-Z]+|(?:[A-Z]?[a-z]+)+")
 
 STAND_IN_WORDS = re.compile(
     r"(?i)^(?:null|nullptr|none|nil|undefined|true|false|string|required|optional|secret|password|passwd|pass"
-    r"|token|key|value|test|example|sample|dummy|empty|default|username|user|todo|tbd|fixme|\$?\{\{.*\}\})"
+    r"|token|key|value|test|example|sample|dummy|empty|default|username|user|todo|tbd|fixme|\$?\{\{.*\}\}"
+    r"|obfuscated|masked|hidden|redacted)"  # what a log writes in a password's place (Fluentd's `obfuscated`)
     r"(?:\?|\[\])?$"
 )
 
@@ -215,7 +216,8 @@ TEMPLATE = re.compile(
     r"|#\{[^{}]*(?:\}|$)"
     r"|^\{.*\}$|<[^>]*>|^\[.*\]?$|^%\w+%$|::|\.\.\.|…|\[Redacted\]"
     r"|^@(?:keychain|env):"  # altool's and notarytool's `-p @keychain:NAME`: where the password is
-    r"|^%env\(",  # Symfony's `%env(APP_SECRET)%`
+    r"|^%env\("  # Symfony's `%env(APP_SECRET)%`
+    r"|^@@\w+@@$",  # a Debian package's template, filled in on install (Bacula's `@@DIR_PASSWORD@@`)
     re.I,
 )
 

@@ -1,8 +1,8 @@
-"""What seven blind sets showed (docs/redaction.md, "Providers, data, network devices, look-alikes,
-AI tooling, web applications"): scanner-style providers, data engineering, network devices and
-home automation, everyday text full of things that only look like secrets, the core classes as
-scanners' tests write them, AI tooling and self-hosted web applications. Values here are typed for
-the test."""
+"""What nine blind sets showed (docs/redaction.md, "Providers, data, network devices, look-alikes,
+AI tooling, web applications" and "Observability, backups"): scanner-style providers, data
+engineering, network devices and home automation, everyday text full of things that only look like
+secrets, the core classes as scanners' tests write them, AI tooling, self-hosted web applications,
+monitoring and alerting, backups and storage. Values here are typed for the test."""
 
 from __future__ import annotations
 
@@ -243,6 +243,53 @@ from pica.stages.secrets import find_secrets, redact
             "sierra cobalt monsoon bramble",
         ),
         ('sudo wpa_passphrase "Home Net" "Tr0ub4dor3xx"', "Tr0ub4dor3xx"),
+        # backups and storage (the thirtieth set)
+        (
+            "$ echo 'KettleGlacier671!' > /root/.restic-pass && chmod 600 /root/.restic-pass",
+            "KettleGlacier671!",
+        ),
+        (
+            "echo 'wck?hR26-mjfp-Y' | sshfs kai@192.0.2.20:/ /mnt/box -o password_stdin,reconnect",
+            "wck?hR26-mjfp-Y",
+        ),
+        (
+            "$ borg key export --paper-less /srv/borg/repo -\nBORG_KEY 28aed0e934e5362e984551da491250560669ea6d66f13ca1194a0607da95881d\n"
+            "RW587287I4nJ0mNUHLZHsz0EQncI4gp0nkLlVQj5+j84x/hde0ctCG2azBQ+EccEdn6ifemD\n",
+            "RW587287I4nJ0mNUHLZHsz0EQncI4gp0nkLlVQj5+j84x/hde0ctCG2azBQ+EccEdn6ifemD",
+        ),
+        (
+            "# /etc/davfs2/secrets\nhttps://cloud.example.org/remote.php/dav/files/anna/ anna nNFUD-iEaZu-PofHw-kHciJ-cfsUR",
+            "nNFUD-iEaZu-PofHw-kHciJ-cfsUR",
+        ),
+        (
+            "export PBS_PASSWORD='bf62be5d-c1a6-4b1b-bdff-8e5e5c4c1437'",
+            "bf62be5d-c1a6-4b1b-bdff-8e5e5c4c1437",
+        ),
+        (
+            'Add-VBRCredentials -User "NAS\\anna" -Password \'cJ9Lqu_Rw=an4\' -Description "repo"',
+            "cJ9Lqu_Rw=an4",
+        ),
+        # observability (the twenty-ninth set)
+        (
+            'export OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=hcxik_017jnnydb9lwors5cbwut6hhx82q4990guuqb5gvi31sbac2mx7t0jh46m"',
+            "hcxik_017jnnydb9lwors5cbwut6hhx82q4990guuqb5gvi31sbac2mx7t0jh46m",
+        ),
+        (
+            'newrelic.license = "2066aa2a25faadf267be3b5e6a9178f86ab4f5fb"',
+            "2066aa2a25faadf267be3b5e6a9178f86ab4f5fb",
+        ),
+        (
+            "exporters:\n  datadog:\n    api:\n      key: 6f1ac2e3aa6bf192fe846449ba93a1fb",
+            "6f1ac2e3aa6bf192fe846449ba93a1fb",
+        ),
+        (
+            "curl -u 98m82yfrvpecsbuzpdujbbwholys5nyi5x596grtqbfwn6pokguj:token https://graylog.example.org/api",
+            "98m82yfrvpecsbuzpdujbbwholys5nyi5x596grtqbfwn6pokguj",
+        ),
+        (
+            "[OUTPUT]\n    Name        datadog\n    apikey      6535e500ba2976d8f9765f5e16e173f7",
+            "6535e500ba2976d8f9765f5e16e173f7",
+        ),
         (
             "> here's my elevenlabs key, can you put it in the .env: sk_c086acc975a7a4f5d54eb4b6f7b4d065f09e2809",
             "sk_c086acc975a7a4f5d54eb4b6f7b4d065f09e2809",
@@ -298,6 +345,10 @@ def test_secrets_the_twenty_second_to_twenty_eighth_fresh_sets_showed_missing_ar
         '        f"--torch-key={torch_key_str}",',
         "Cache key is 4f86ae6c6b77a9918eba1b94b427cde0dc5af5e10223df82407a340312ba9455",
         "Token verified: ak-jDJMDklvnbfsOAeCTLBRVX workspace=acme",
+        'Director {\n  Name = backup-dir\n  Password = "@@DIR_PASSWORD@@"\n}',
+        'Client {\n  Name = db2-fd\n  Password = "@/etc/bareos/secrets/nas-fd.pw"\n}',
+        "restic -r /mnt/backup/restic --password-file /root/.restic-pass init",
+        ':user=>\\"fluentd\\", :password=>\\"obfuscated\\"}): [401] unable to authenticate',
     ],
 )
 def test_what_the_twenty_second_to_twenty_eighth_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
