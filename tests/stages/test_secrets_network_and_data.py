@@ -1,8 +1,8 @@
 """What nine blind sets showed (docs/redaction.md, "Providers, data, network devices, look-alikes,
-AI tooling, web applications" and "Observability, backups"): scanner-style providers, data
-engineering, network devices and home automation, everyday text full of things that only look like
-secrets, the core classes as scanners' tests write them, AI tooling, self-hosted web applications,
-monitoring and alerting, backups and storage. Values here are typed for the test."""
+AI tooling, web applications"): scanner-style providers, data engineering, network devices and
+home automation, everyday text full of things that only look like secrets, the core classes as
+scanners' tests write them, AI tooling, self-hosted web applications, monitoring and alerting,
+backups and storage. Values here are typed for the test."""
 
 from __future__ import annotations
 
