@@ -1440,7 +1440,7 @@ STRUCTURES: list[Rule] = [
         "x- private-token",
         r"(?i)(?:x-[\w-]*(?:token|key|secret|auth)[\w-]*|private-token|x-honeycomb-team)"
         # (`=` in OpenTelemetry's header lists, `OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=…"`)
-        r"[\"']?(?:\s*:\s*|[ \t]+(?=[\"'])|=)[\"']?([\w+/=.~-]{16,})",
+        r"[\"']?(?:\s*:\s*|[ \t]+(?=[\"'])|=)[\"']?([\w+/=.~%-]{16,})",  # (`%2F`: a URL's query)
         not_after=r"\w-",
         check=lambda value: not_a_dotted_name(value) and not_a_constant(value),
     ),

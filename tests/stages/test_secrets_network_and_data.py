@@ -353,3 +353,12 @@ def test_secrets_the_twenty_second_to_twenty_eighth_fresh_sets_showed_missing_ar
 )
 def test_what_the_twenty_second_to_twenty_eighth_fresh_sets_showed_redacted_wrongly_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+def test_a_percent_encoded_token_in_a_query_is_redacted_whole():
+    """`X-Amz-Security-Token=…%2F…` in a presigned URL: one span over all of it, not a span that stops
+    at the first `%2F` and leaves the rest in the index."""
+    token = "IQoJb3JpZ2luX2VjEB8aCXVzLXdlc3QtMiJHMEUCIHV5K%2FLPx8h310D%2FAvx0Zq9Lm2Vx7Tp3Rc8Nw"
+    text = f"https://b.s3.amazonaws.com/k.txt?X-Amz-Security-Token={token}&X-Amz-Expires=900"
+    start = text.index(token)
+    assert any(s <= start and start + len(token) <= e for s, e, _ in find_secrets(text))
