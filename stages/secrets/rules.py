@@ -2060,8 +2060,10 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "echo printf",
-        ECHOED
-        + r"(?P<secret>[^'\"\n]{3,200})(?P=q)[ \t]*>>?[ \t]*[^\s|;&]*(?:pass|secret|token|cred|key)[^\s|;&]*",
+        # (not a public key appended to authorized_keys, known_hosts, a .pub, a keyring)
+        ECHOED + r"(?P<secret>(?!(?:ssh|ecdsa|sk-ssh)-)[^'\"\n]{3,200})(?P=q)[ \t]*>>?[ \t]*"
+        r"(?![^\s|;&]*(?:authorized_keys|known_hosts|\.pub\b|keyring|\.gpg|\.asc))"
+        r"[^\s|;&]*(?:pass|secret|token|cred|key)[^\s|;&]*",
         not_after="",
         check=literal_password,
     ),
@@ -2072,11 +2074,13 @@ STRUCTURES: list[Rule] = [
         r"BORG_KEY[ \t]+[0-9a-f]{64}\r?\n((?:[A-Za-z0-9+/=]{16,}(?:\r?\n|$))+)",
         not_after="",
     ),
-    # davfs2's secrets file: `URL-or-mountpoint user password` a line (davfs2.conf(5))
+    # davfs2's secrets file: `URL-or-mountpoint user password` a line (davfs2.conf(5)), in the lines
+    # after the file's name
     rule(
         "generic_password",
         "davfs2",
-        r"(?m)^(?:https?://|/)\S+[ \t]+\S+[ \t]+(\S{3,200})[ \t]*$",
+        r"davfs2/secrets[^\n]*\n(?:[^\n]*\n){0,20}?"
+        r"(?:https?://|/)\S+[ \t]+\S+[ \t]+(\S{3,200})[ \t]*(?=\r?\n|$)",
         not_after="",
         check=literal_password,
     ),

@@ -348,6 +348,8 @@ def test_secrets_the_twenty_second_to_twenty_eighth_fresh_sets_showed_missing_ar
         'Director {\n  Name = backup-dir\n  Password = "@@DIR_PASSWORD@@"\n}',
         'Client {\n  Name = db2-fd\n  Password = "@/etc/bareos/secrets/nas-fd.pw"\n}',
         "restic -r /mnt/backup/restic --password-file /root/.restic-pass init",
+        'echo "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFq9Lm2Vx7Tp3Rc8Nw4Yb6 ada@host" >> ~/.ssh/authorized_keys',
+        "mount -t davfs https://dav.example.org/ /mnt/dav  # davfs2\n/usr/bin/rsync arg1 options",
         ':user=>\\"fluentd\\", :password=>\\"obfuscated\\"}): [401] unable to authenticate',
     ],
 )
