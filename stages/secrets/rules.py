@@ -364,6 +364,11 @@ def has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
 
 
+def random_with_digit(value: str) -> bool:
+    """A machine-made token: as varied as a random one of its length, with a digit in it."""
+    return verify.random_enough(value) and has_digit(value)
+
+
 def not_a_type_name(value: str) -> bool:
     """Not the type a command's help gives its option (`-p, --password string   Password for …`)."""
     return value not in ("string", "str", "text", "value", "secret", "password", "PASSWORD")
@@ -775,7 +780,7 @@ TOKENS: list[Rule] = [
         ":token",
         r"(?:-u|--user)[ =]['\"]?([a-z0-9]{30,100}):token\b",
         not_after="",
-        check=lambda token: verify.random_enough(token) and has_digit(token),
+        check=random_with_digit,
     ),
     rule("infracost_token", "ico-", r"ico-[A-Za-z0-9]{32}(?![\w.-])", not_after=r"\w./-", entropy=3.0),
     # gl: prefect-api-token; a service account's (bot's) key is `pnb_` (docs.prefect.io, "Service accounts")
@@ -1145,7 +1150,7 @@ CONTEXTUAL: list[Rule] = [
         "/api/v1/",
         r"/api/v1/([A-Za-z0-9]{20})/(?:telemetry|attributes|rpc|claim|firmware|software)\b",
         not_after="",
-        check=lambda token: verify.random_enough(token) and has_digit(token),
+        check=random_with_digit,
     ),
     rule(
         "thingsboard_token",
@@ -1392,7 +1397,7 @@ STRUCTURES: list[Rule] = [
         r"(?!basic\b|negotiate\b|ntlm\b|aws4|hmac)[a-z][\w-]{1,30}[ \t]+([\w+/=.~-]{16,})(?=[\"'\s,]|$)",
         not_after="",
         # (`abc123def456ghi789…`, runs of three typed one after another, is a stand-in)
-        check=lambda token: verify.random_enough(token) and has_digit(token) and verify.typed_runs(token) < 4,
+        check=lambda token: random_with_digit(token) and verify.typed_runs(token) < 4,
     ),
     # ... or Basic credentials wherever they are written, when they decode to `user:password` (a
     # proxy's log of the header, `{Basic …}`)
@@ -1412,7 +1417,7 @@ STRUCTURES: list[Rule] = [
         r"(?!(?:bearer|basic|token|apikey|api-key|key|ssws|digest|negotiate|ntlm|aws4|hmac|sharedkey)\b)"
         r"([\w+/=.~-]{20,})(?=[\"'\s]|$)",
         not_after="",
-        check=lambda token: verify.random_enough(token) and has_digit(token),
+        check=random_with_digit,
         entropy=3.5,
     ),
     # Basic credentials under a name of their own: fastlane's `git_basic_authorization: "…"`,
@@ -1489,7 +1494,7 @@ STRUCTURES: list[Rule] = [
         "cli_credentials",
         "-u --user",
         r"(?:--user|-u)[ =]\\?['\"]?([A-Za-z0-9_-]{16,200}):(?=['\"]?(?:\s|$))",
-        check=lambda key: verify.random_enough(key) and has_digit(key),
+        check=random_with_digit,
         not_after=r"\w-",
     ),
     # -u user -p pass (np: psexec.1 takes whatever follows -p, %VAR% included)
