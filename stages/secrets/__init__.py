@@ -38,6 +38,7 @@ except ImportError:  # pragma: no cover
 
 from pica.stages.secrets.arguments import CALLS, Calls, find_in_arguments
 from pica.stages.secrets.keyed import SECRET_WORD, find_keyed
+from pica.stages.secrets.seed_phrases import PHRASE_WORDS, find_seed_phrases
 from pica.stages.secrets.tables import HEADER_WORDS, find_in_inserts, find_in_tables
 from pica.stages.secrets.verify import FIELD, TEMPLATE, dollar_as_character, entropy, token_is_stand_in
 
@@ -115,8 +116,9 @@ class RuleSet:
 def ruleset() -> RuleSet:
     """The rules compiled, with their gates and keyword automaton: built once, on first use."""
     from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS
+    from pica.stages.secrets.wallets import WALLETS
 
-    rules = TOKENS + CONTEXTUAL + STRUCTURES
+    rules = TOKENS + CONTEXTUAL + STRUCTURES + WALLETS
     gates, anchored = zip(*(gate(rule) for rule in rules), strict=True)
     quoted = frozenset(i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern))
     keywords = sorted({k for keywords in gates for k in keywords})
@@ -132,7 +134,13 @@ def ruleset() -> RuleSet:
     if ahocorasick_rs is not None:
         called = {word for leads in call_words.values() for word in leads}
         words = tuple(
-            sorted({k for k in keywords if len(k) > 1} | set(secret_words) | set(HEADER_WORDS) | called)
+            sorted(
+                {k for k in keywords if len(k) > 1}
+                | set(secret_words)
+                | set(HEADER_WORDS)
+                | called
+                | set(PHRASE_WORDS)
+            )
         )
         automaton = ahocorasick_rs.AhoCorasick(words, implementation=ahocorasick_rs.Implementation.DFA)
     short = tuple(k for k in keywords if automaton is None or len(k) == 1)
@@ -236,7 +244,7 @@ def psexec_variable(text: str, start: int, secret: str) -> bool:
 # JSON's and C's escapes of white space, of `/` and of the backslash itself. Escaped quotes stay as
 # written: the keyed rule pairs the quotes of a line, and a JSON string's own quotes would pair with
 # them; the rules allow a backslash before a quote instead (`API_KEY=\\"…\\"`).
-ESCAPE = re.compile(r"\\([ntr/\\])")
+ESCAPE = re.compile(r"\\([nt/\\]|r(?=\\n))")  # (`\r` alone is a Windows path's: `\\nas\runs`)
 MEANING = {"n": "\n", "t": "\t", "r": "\r"}
 
 
@@ -372,6 +380,9 @@ def secret_spans(
         find_in_arguments(text, lowered, call_matches(lowered, present, rules, long)),
         tables_in(text, lowered, present, rules),
         find_in_inserts(text) if "insert into" in lowered else (),
+        find_seed_phrases(text, lowered)
+        if rules.automaton is None or not PHRASE_WORDS.isdisjoint(present)
+        else (),
     )
     for start, end, kind in found:
         if text[start:end] not in rules.public:  # published keys stay public under any name

@@ -60,12 +60,17 @@ CREDENTIAL_CALLS = [
         "api_?key",
         "api",
         "blynk",
+        "wallet",  # ethers' `new Wallet("0x…")`, web3.js' `wallet.add("0x…")`
+        "from_?key",  # eth-account's `Account.from_key("0x…")`
+        "privatekeytoaccount",  # viem's and web3.js'
     )
 ] + [
     re.compile(r"analytics\.new\("),
     re.compile(r"jwt\.(?:sign|encode)\("),  # a JWT signed with a literal key: `jwt.sign(payload, '…')`
     re.compile(r"client\.(?:init|new\w*|create\w*|connect)\("),  # `TwilioClient.Init(…)`
-    re.compile(r"hmac(?:sha)?\d*\("),  # a signing key: java-jwt's `Algorithm.HMAC256("…")`, `HMACSHA256(…)`
+    # a signing key: java-jwt's `Algorithm.HMAC256("…")`, `HMACSHA256(…)`
+    re.compile(r"hmac(?:sha)?\d*\("),
+    re.compile(r"gameanalytics\.initialize\("),  # (game key, secret key)
 ]
 # a literal with a name of its own (`clientId: '…'`, `region="…"`): the keyed scan judges those
 NAMED = re.compile(r"[\w$]\\?[\"']?[ \t]*[:=][ \t]*\Z")
@@ -77,6 +82,8 @@ def machine_made(value: str) -> bool:
     nor a name made of words and numbers (`meta-llama/Meta-Llama-3-8B-Instruct`, `host:8786`)."""
     if not (re.search(r"[A-Za-z]", value) and re.search(r"\d", value)) or UUID.match(value):
         return False
+    if re.fullmatch(r"0x[0-9a-fA-F]{40}", value):
+        return False  # an Ethereum address: public
     parts = re.split(r"[^A-Za-z0-9]+", value)
     if all(part.isalpha() or part.isdigit() or len(part) <= 4 for part in parts):
         return False
@@ -126,13 +133,17 @@ LOGIN_CALLS = [
         "newinstance",
         "login",
         "authenticate",
-        r"credentials?(?:::new|\.basic|[ \t]+\w+)?",  # C++'s `HTTPBasicCredentials creds("…", "…")`
+        # C++'s `HTTPBasicCredentials creds("…", "…")`, Vonage's PHP `Credentials\Basic(key, secret)`
+        r"credentials?(?:::new|\.basic|\\basic|[ \t]+\w+)?",
         "passwordauthentication",
         "changeuserpassword",  # mongosh's `db.changeUserPassword("user", "…")`
         r"smtp\.start",
         r"basicauth\w*",
         r"auth=",
         r"username_pw_set",  # paho-mqtt's `client.username_pw_set("user", "…")`
+        "blitzgateway",  # OMERO's `BlitzGateway('user', '…', host=…)`
+        r"wifi\w*\.(?:begin|addap)",  # Arduino's `WiFi.begin("ssid", "…")`, `wifiMulti.addAP(…)`
+        r"pdo->__construct",  # a PHP stack trace's `PDO->__construct('mysql:…', 'user', '…')`
     )
 ]
 # One argument: a quoted literal, perhaps converted (`.to_owned()`, `.toCharArray()`), or anything else

@@ -23,6 +23,7 @@ from pica.stages.secrets.verify import (
     dollar_as_character,
     entropy,
     is_stand_in,
+    password_verifier,
     random_enough,
     random_letters,
     random_mixed,
@@ -44,21 +45,32 @@ SECRET_NAME = (
     r"(?:secret[_-]?id|secret[_-]?string|secret[_-]?key[_-]?base|secret|token|passphrase|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
     r"|credential|creds|auth|auth[_-]?key|authtok|pat|license[_-]?key|account[_-]?key|key|salt|seed|psk)"
 )
+# Letters, a digit and a sign, nothing else: a password as people type them
+TYPED_PASSWORD = r"(?=[^\s]*[A-Za-z])(?=[^\s]*\d)(?=[^\s]*[^\w\s])\S{6,64}"
+# A name may end with the stage the secret is for: `client_secret_production`, `API_KEY_PROD`
+STAGE = (
+    r"(?i:prod|production|live|dev|development|staging|stage|sandbox|qa|uat|primary|secondary|backup|old|new)"
+)
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
 KEYED = re.compile(
-    r"(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)(?![A-Za-z])(?:\[\d*\])?\\?[\"']?\]?"
+    r"(?P<name>[\w.$-]*?(?i:"
+    + SECRET_NAME
+    + r")s?(?:[ _-]?\d+)?(?:[_-]"
+    + STAGE
+    + r")?)(?![A-Za-z])(?:\[\d*\])?\\?[\"']?\]?"
     r"(?:[ \t]*:?[ \t]*(?:string|String|str|&(?:'static[ \t]+)?(?:str|\[u8\])|const\s+char\s*\*|char\s*\*)"
     r"(?=[ \t]*[:=]))?"
-    r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|::(?=[ \t])"
+    r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|<<?-(?=[ \t])|::(?=[ \t])"
     r"|:(?!:)(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
     r"|[ \t]+is[ \t]+|[ \t]+(?=@?[\"'])|,(?=[^\s,])|,[ \t]+(?=[\"']))"
     # Python's r'', b'', f'' literals; Go's []byte("…"), C++'s std::string("…"), Objective-C's @"…",
     # JavaScript's JSON.stringify("…") (webpack's DefinePlugin), T-SQL's N'…'
     # (a list of one: Keycloak's `"bindCredential": ["…"]`)
-    r"(?P<call>(?!(?:sodium_hex2bin|hex2bin|base64_decode)\()\w+\()?[ \t]*(?:\[[ \t]*(?=\\?[\"']))?"
-    r"(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|N(?=')|(?:\[\]byte|std::string|JSON\.stringify|sodium_hex2bin|hex2bin|base64_decode)\((?=[\"'])|@(?=\"))?"
+    r"(?P<call>(?!(?:sodium_hex2bin|hex2bin|base64_decode|unhexlify|b64decode)\()\w+\()?"
+    r"[ \t]*(?:\[[ \t]*(?=\\?[\"']))?"
+    r"(?P<prefix>[rRbBuUfF]{1,2}(?=[\"'])|N(?=')|(?:\[\]byte|std::string|JSON\.stringify|sodium_hex2bin|hex2bin|base64_decode|bytes\.fromhex|(?:u?binascii\.)?unhexlify|(?:base64\.)?b64decode)\((?=[\"'])|@(?=\"))?"
     r"(?:\\?(?P<q>[\"'`])(?P<quoted>(?:[^\"'`\n\\]|\\(?![\"'`]))+)\\?(?P=q)"
-    r"|(?P<bare>(?:(?!\\[nrt])[^\s\"'`,;)}\]]){4,300}))"
+    r"|(?P<bare>(?:(?!\\[nrt]|</(?!code>|kbd>|tt>|samp>))[^\s\"'`,;)}\]]){4,300}))"
 )
 # A name and its value as the two arguments of a setter or a definition: PHP's
 # `define('DB_PASSWORD', '…')`, Java's `setProperty("…keyStorePassword", "…")` and
@@ -69,7 +81,7 @@ KEYED = re.compile(
 # `System.getProperty("db.password", "…")`, python-decouple's `config("KEY", default="…")`.
 SETTER_BEFORE = re.compile(
     r"\b(?:define|put|setProperty|setItem|setdefault|set|add|Add|setenv|Setenv|putenv"
-    r"|get|getenv|Getenv|getEnv|fetch|getProperty|getOrDefault|env|config"
+    r"|get|getenv|Getenv|getEnv|fetch|getProperty|getOrDefault|env|config|param"
     r"|header|Header|setHeader|addHeader|setRequestHeader|append|Set)\(\s*[\"']\Z"
 )
 SETTER_PAIR = re.compile(
@@ -90,9 +102,11 @@ SET_TO = re.compile(
 COMPARED = re.compile(
     r"[\"'`][ \t]*[!=]==?[ \t]*(?P<name>[\w.$-]*?(?i:" + SECRET_NAME + r")s?(?:[ _-]?\d+)?)(?![\w.$-])"
 )
-# A phrase of words naming the idea rather than being it: real_key, shorter-version, a-fake-key.
+# A phrase of words naming the idea rather than being it: real_key, shorter-version, a-fake-key;
+# not words that hold one (a passphrase's `monkey-helmet-river`, `compass`, `passion`)
 CONCEPT_WORDS = re.compile(
-    r"(?i)key|secret|pass|token|auth|value|version|fake|dummy|sample|test|example|short|long|string"
+    r"(?i)(?<!mon)(?<!don)(?<!tur)(?<!hoc)(?<!joc)(?<!whis)key|secret|(?<!com)pass(?!ion|age)|token|auth"
+    r"|value|version|fake|dummy|sample|test|example|short|long|string"
 )
 # (`sk-` alone is no one provider's: OpenAI's, DeepSeek's, OpenRouter's, LiteLLM's and Helicone's
 # keys and self-hosted servers' all start so; `sk-ant-`, `sk-proj-` are Anthropic's and OpenAI's)
@@ -119,7 +133,7 @@ MARKED_UP = re.compile(r"<(code|kbd|tt|samp)>([^<]+)</\1>(?:</\w+>)*")  # and th
 # expression, and what it evaluates to is not in the text (detect-secrets' KeywordDetector wants
 # quotes in code files for that reason).
 CODE_EXPRESSION = re.compile(
-    r"^[(\[{*!]|^-(?:\(|\w(?![\w-]{15}))|^\$\{|^(?:this|self)\.|:$|==(?!=*$)|!=|&&|\|\||\?\.|->|\w\?\w[\w.]*:"
+    r"^[(\[{*]|^!(?:[!(]|[\w.$]+(?:\(|$))|^-(?:\(|\w(?![\w-]{15}))|^\$\{|^(?:this|self)\.|:$|==(?!=*$)|!=|&&|\|\||\?\.|->|\w\?\w[\w.]*:"
     r"|^[A-Za-z_$][\w$]*\.[\w$.#]*=[^=]|^[a-z_]+=[^=]|^\d*=|^[sgalvbwt]:[A-Za-z_]|^qr/"
 )
 # What follows a bare value when it is an operand: `username + b":"`, `_KeyT | None`, `x * w`.
@@ -140,6 +154,7 @@ PATH_LIKE = re.compile(
     r"|^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+/\w[\w/.-]*$"
     r"|^[\w-]+\.(?:zip|tar|gz|tgz|ova|vmdk|war|jar|json|ya?ml|txt|csv|py|js|ts|sh|exe|dll|so|png|jpe?g"
     r"|gif|svg|pdf|html?|xml|md|log|conf|cfg|ini|toml|lock|bin|img|iso|deb|rpm|whl|db|sqlite)$"
+    r"|^[A-Za-z]:\\(?:[\w. -]+\\)*[\w. -]+$"  # a Windows path, `C:\Users\ana\.ssh\id_ed25519`
 )
 # (and Home Assistant's, ESPHome's `!secret wifi_password`, `!env_var X`; wpa_supplicant's
 # `psk=ext:name`, a password in its external store)
@@ -181,6 +196,8 @@ NOT_SECRET_NAME = re.compile(
     r"|encrypted[_-]?(?:key|password|secret|value|data)s?$"  # ciphertext: Pulumi's `encryptedkey`
     r"|(?<![a-z])site[_-]?key|(?-i:(?<=[a-z])Site[_-]?Key)"  # a CAPTCHA's site key is served in the page
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public
+    # the password manager; DocuSign's OAuth client id; a Helm chart's Kubernetes secret's name
+    r"|^1password$|^keepass(?:xc)?$|integration[ _-]?key|existing[_-]?secret"
     r"|encryptionsalt"  # Pulumi's stack salt: it salts the passphrase's key, stored by design
     r"|(?<![a-z])seeds$|seed_?(?:hosts?|nodes?|provider|list)"  # a cluster's first hosts (Cassandra's)
     r"|websocket-(?:key|accept)"  # the handshake's nonce and its hash (RFC 6455)
@@ -196,7 +213,7 @@ NOT_SECRET_NAME = re.compile(
 # literal or a setting (`EMAIL_HOST_PASSWORD = '…'`, `KEYSTORE_FILE_PASSWORD=…`).
 VALUE_KIND = re.compile(
     r"(?:^|[_.-]|(?<=[a-z])(?=[A-Z]))(?i:path|file|url|uri|host|type|name|length|size|count|endpoint)s?"
-    r"(?=$|[_.$-]|[A-Z0-9])|^(?:path|file|url|uri|host|type|name)(?=key$|token$)"
+    r"(?=$|[_.$-]|(?<=[a-z])[A-Z0-9])|^(?:path|file|url|uri|host|type|name)(?=key$|token$)"
 )
 # Names of a provider whose secrets have a fixed format: its own rule decides, not this one
 # (a 42-character value under AWS_SECRET_ACCESS_KEY is not an AWS secret key).
@@ -222,7 +239,7 @@ KEYFILE_SECRET = re.compile(r"[\w-]*=(?!=)")
 # git's user.signingkey names a key, it holds none (git-scm.com/docs/git-config#user.signingKey)
 GIT_SIGNING_KEY = re.compile(r"(?:0x)?[0-9A-Fa-f]{8,40}!?|key::.*|(?:ssh|ecdsa)-[\w-]+ .*|[~/.$].*")
 # Published keys listed before a `key` (Matrix's `verify_keys`, a JWKS's or server's `public_keys`)
-PUBLIC_KEYS_BEFORE = re.compile(r"(?i)verify_keys|public_?keys")
+PUBLIC_KEYS_BEFORE = re.compile(r"(?i)verify_keys|public_?keys|/public-key\b")  # (GitHub's secrets' key)
 # A password manager asked for an item's password: the argument names the item
 PASSWORD_MANAGER_QUERY = re.compile(
     r"\b(?:bw|op|lpass|gopass|keepassxc-cli)[ \t]+(?:get|show|item[ \t]+get)[ \t]+\Z"
@@ -245,15 +262,22 @@ def keyed_value_is_secret(
     """Whether `name = value` holds a credential rather than a placeholder, a word or a reference.
     `after` is what follows the value on its line."""
     password_name = PASSWORD_NAME.search(name) is not None
+    secret_name = re.search(r"(?i)secret$", name) is not None  # a webhook's, a signing secret
     word = re.sub(r"[ _-]?\d+$", "", name.rsplit(".", 1)[-1])  # `o.key` -> key, `Pass 1` -> Pass
     if (
         word in ("pass", "Pass", "PASS")  # (Go's test output: `--- PASS: TestName (0.01s)`)
         and sep.strip() != "="
         and not (quote and sep.strip() == ":" and not value.isalpha())
+        and not (
+            sep.strip() == ":"
+            and re.match(r"[ \t]*(?:</|\r?\n|$)", after)
+            and re.fullmatch(TYPED_PASSWORD, value)
+        )
     ):
         # the English word and Python's keyword: "First pass: …", "you can pass '…'"; but a
         # quoted value after `pass:` is an object's field (nodemailer's `auth: {user, pass}`),
-        # unless a word (scipy's `'pass': 'bandpass'`)
+        # unless a word (scipy's `'pass': 'bandpass'`); and a line `pass: CopperThistle&7`, a
+        # password as people type them, is one
         return False
     last = re.split(r"[_.-]", word)[-1].lower()
     if value.strip("_").lower().rstrip("0123456789") in (word.strip("_").lower(), last):
@@ -272,12 +296,15 @@ def keyed_value_is_secret(
         # Gradle's `password "value"`, detect-secrets' `password is …`: a password by its full name,
         # not CMake's `message(CHECK_PASS "found")`, an argument list
         return False
-    if NOT_SECRET_NAME.search(name) or (PROVIDER_NAME.search(name) and KEY_ALPHABET.fullmatch(value)):
+    provider = PROVIDER_NAME.search(re.split(r"[.:/]", name)[-1])  # (`…okta.client-secret`: Spring's)
+    if NOT_SECRET_NAME.search(name) or (provider and KEY_ALPHABET.fullmatch(value)):
         return False
     if word.lower() == "signingkey" and GIT_SIGNING_KEY.fullmatch(value):
         return False  # git's user.signingkey: a GPG key's id or fingerprint, a path, a public key
     if VALUE_KIND.search(name) and not (password_name and (quote or name.isupper())):
         return False  # in code, `url.password += encoded` is the URL's field, not a password
+    if password_verifier(value):
+        return False
     if not any(c.isalnum() for c in value):
         return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)
     # `NAME=value`: a shell's, an env file's; `connection-password=…`, a name no code has (a
@@ -299,7 +326,7 @@ def keyed_value_is_secret(
     # Inside a quoted literal a `$` between two letters or digits is a character (`super$ecret`:
     # Nosey Parker's np.generic.5/6 take it, and exclude `$` only as a password's first character);
     # unquoted, `$ecret` is a shell variable (np.generic.5/6's negative `password = super$ecret`).
-    literal = dollar_as_character(value) if quote in ("'", '"') else value
+    literal = dollar_as_character(value, quoted=quote in ("'", '"'))
     if is_stand_in(value) or TEMPLATE.search(literal) or (quote == "`" and " " in value):
         return False  # a placeholder, a template or variable, a command substitution
     # A run of 8 characters in sequence (12345678, a1b2c3d4) is typed, not generated: it marks a
@@ -330,6 +357,9 @@ def keyed_value_is_secret(
         and not (password_name and any(random_mixed(part) for part in value.split(".")))  # `EJALgz4rp.zce…`
         and not (password_name and (quote or environment or sep.strip() == ":") and passphrase(value))
         and not (password_name and chosen_words(value) and (quote or re.search(r"\d\d$", value)))
+        and not (
+            secret_name and (quote or environment) and re.fullmatch(r"[a-z]{3,}(?:_[a-z]{3,}){2,}\d*", value)
+        )
     ):
         return False
     if quote and password_name and re.fullmatch(r"[A-Z0-9_]+", value):
@@ -338,7 +368,9 @@ def keyed_value_is_secret(
     # np.generic.5/6 negative_examples; their patterns never start a password with `#` or `.`)
     joined = re.fullmatch(r"[#._]*[A-Za-z]+(?:[_-][A-Za-z]+)+(?:[_-]?\d+)?_*", value)
     if joined and not any(random_part(part) for part in re.split(r"[_-]", value)):
-        return password_name and not CONCEPT_WORDS.search(value)
+        # (a secret a person chose may be a passphrase too: `WEBHOOK_SECRET=nutmeg_kettle_walrus`)
+        phrase = secret_name and len(re.split(r"[_-]", value.rstrip("0123456789_-"))) >= 3
+        return (password_name or phrase) and not CONCEPT_WORDS.search(value)
     if re.fullmatch(r"\d+", value) or (
         re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]*)*\d?", value) and not few_letters_vowels(value)
     ):
@@ -360,6 +392,9 @@ def keyed_value_is_secret(
         return False
     if re.fullmatch(r"[A-Za-z]+", value) or re.fullmatch(r"[A-Z_]{3,}\d*", value):
         return False  # a word or a CONSTANT name (`MYTOKEN1`)
+    typed = len(value) >= 8 and re.search(r"\d", value) and re.search(r"[^\w]", value)
+    if secret_name and typed and not CONCEPT_WORDS.search(value):
+        return True  # a secret a person chose, like a password: `M34d0w-50`
     return len(value) >= 8 and random_enough(value)
 
 
@@ -402,7 +437,8 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool, en
         return True  # an expression, or an operand of one (an env file's `P12_PASSWORD=!p7…` is none)
     if value.startswith("-----"):
         return True  # an armoured block's first line: a PGP message is ciphertext, a key has its own rule
-    if not quote and (value.rstrip("\\").endswith("(") or re.match(r"[ \t]+-[A-Za-z]", after)):
+    command = re.fullmatch(r"[A-Za-z][A-Za-z.-]*", value) and re.match(r"[ \t]+-[A-Za-z]", after)
+    if not quote and (value.rstrip("\\").endswith("(") or command):
         # a call whose arguments follow (`System.fetch_env!("X")`), or a command and its options
         # (PowerShell's `$pw = Read-Host -AsSecureString`)
         return True
@@ -415,7 +451,12 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool, en
         return True  # a path, a reference to the environment, an ARN: where a secret is, not one
     if re.match(r"[A-Za-z][\w+.-]*://[^@\s]*$", value):
         return True  # a URL without credentials in it (one with them is its own rule's)
-    if not quote and value.isalpha() and re.match(r"[,.;:!?]?[ \t]+[^\W_]", after):
+    if (
+        not quote
+        and value.isalpha()
+        and not random_letters(value)
+        and re.match(r"[,.;:!?]?[ \t]+[^\W_]", after)
+    ):
         # a word in a sentence: `:param password: encrypt …`, `password is memorable, I…`,
         # "Policy password: almeno 12 caratteri"
         return True
@@ -499,6 +540,8 @@ def find_keyed(
             continue
         # a call's arguments are read on: `getEnv("DB_PASSWORD", "…")` holds a name and a value
         done = match.end("call") if match.group("call") else match.end()
+        if match.group("sep").startswith(","):
+            done = match.end("sep")  # `{'apiKey': KEY, 'secret': '…'}`: the "value" may be the next name
         if (match.group("bare") or "").isdecimal():
             continue  # a count, `"input_tokens":1234` (transcripts hold thousands): never a secret
         name, quote = match.group("name"), match.group("q") or ""
@@ -509,6 +552,8 @@ def find_keyed(
             continue  # `wg show`'s "public key: …" (but Joomla's `public $password = '…'` is a property)
         if name.lower() == "key" and PUBLIC_KEYS_BEFORE.search(text, max(0, start - 120), start):
             continue  # a server's published keys (Matrix's `"verify_keys": {"ed25519:…": {"key": …}}`)
+        if "encryptedData:" in text[max(0, start - 600) : start]:
+            continue  # a SealedSecret's `encryptedData`: ciphertext only its cluster can open
         if PASSWORD_MANAGER_QUERY.search(text, max(0, start - 40), start):
             continue  # `bw get password 'github.com'`: the item whose password is asked for
         if kind and name.lower() == "key" and kind[1].lower() in PREPOSITIONS:
@@ -537,7 +582,10 @@ def find_keyed(
             and text[end_of : end_of + 1] == opened
         ):
             quote = opened  # a literal `"NAME=value"` (Docker's `Env`, a command's argument)
-        if not quote and len(value) > 2 and value[0] == value[-1] and value[0] in "=~":
+        if quote == '"' and len(value) > 2 and value[0] == value[-1] == "'":
+            # a Python repr in JSON (Sentry's frame variables, `"auth_token": "'…'"`): the inner literal
+            value, quote, start_of, end_of = value[1:-1], "'", start_of + 1, end_of - 1
+        elif not quote and len(value) > 2 and value[0] == value[-1] and value[0] in "=~":
             # org-mode's verbatim `=…=` and `~…~` quote a literal (`Password: =sable.garden.95=`)
             value, quote, start_of, end_of = value[1:-1], '"', start_of + 1, end_of - 1
         elif not quote and (marked := MARKED_UP.fullmatch(value)):
@@ -548,6 +596,8 @@ def find_keyed(
             continue  # an f-string with a field: its value is computed
         after = text[match.end() : match.end() + 40]
         sep, pair = match.group("sep"), quote and text[start - 1 : start] in (":", "{")
+        if quote and re.fullmatch(r"[ \t]+:", sep):
+            continue  # psql's `PASSWORD :'new_pw'`: a variable's value put in, quoted
         if sep.strip() == "," and sep != ",":
             if not pair:
                 continue  # a list of strings, `'pwd', 'quit'`, or a call's arguments `(pwd, 'x')`

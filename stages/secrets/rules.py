@@ -20,14 +20,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pica.stages.secrets import verify
-from pica.stages.secrets.keyed import keyed_value_is_secret
+from pica.stages.secrets.keyed import CONCEPT_WORDS, PATH_LIKE, keyed_value_is_secret
 
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 E = r"(?![A-Za-z0-9])"  # the token ends here
 # the end of a name that names a secret (a plist's `<key>`, an element's `name` attribute, where
 # XML_NAME_END adds the attribute's closing quote)
 SECRET_NAME_END = (
-    r"(?:password|passwd|pwd|secret|token|(?:api|secret|access|auth|private)[_-]?key|apikey|credentials?)\d*"
+    r"(?:password|passwd|pwd|secret|token|(?:api|secret|access|auth|private|deployment)[_-]?key|apikey"
+    r"|credentials?)\d*"
 )
 XML_NAME_END = SECRET_NAME_END + r")[\"']"
 EW = r"(?![\w-])"  # ... for alphabets that include _ and -
@@ -98,14 +99,14 @@ def led(word: str, *not_before: str) -> str:
 
 
 # "is" in the languages of the told-in-a-sentence rule, with "now" after it ("is nu", "es ahora")
-# Words that only ever mean "is"; Danish "er", Polish "on"/"je"/"to", Russian "теперь" ("now") and a
+# Words that only ever mean "is"; Danish "er", Polish "je"/"to", Russian "теперь" ("now") and a
 # dash are a copula only where no colon may follow instead; and "is" written onto the word before it
 # in Chinese, Japanese and Korean
 COPULA = "is|was|es|è|é|ist|lautet|est|c'est|är|jest|wordt|là|adalah|είναι|הוא|היא|هو|هي|คือ"
 CJK_IS = "是|为|為|は|는"
 PROSE_COPULA = (
     r"(?:(?:now|nu|ahora|ora|agora|jetzt|maintenant|teraz)[ \t]+)?"
-    r"(?:" + COPULA + r"|er|on|je|to|теперь|—|-)"
+    r"(?:" + COPULA + r"|er|je|to|теперь|—|-)"  # (not "on": "rotated the password on db01.")
     r"(?:[ \t]+(?:now|nu|ahora|ora|agora|jetzt|maintenant|teraz|теперь))?"
 )
 
@@ -199,6 +200,9 @@ def told_in_a_sentence(value: str) -> bool:
             ("/", "~", "$", "%", "{", "}", "]", ")")
         )  # a template's close: `{{ .x.password }}@…`
         or re.fullmatch(r"[^@\s]+@[\w-]+\.[\w.]+", value)
+        or re.fullmatch(
+            r"[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|local|internal|lan|corp|dev|cloud)", value
+        )
         or re.match(r"[A-Za-z_][\w.-]*=", value)  # a field, `user_id=41178`: "… email sent to user_id=…"
     ):
         return False
@@ -266,7 +270,8 @@ def commands(tools: str, before: str) -> list[Rule]:
         rule(
             "cli_credentials",
             "",
-            led(re.escape(tool), r"[\w./-]") + rf"(?![\w-])[^\n]{{0,200}}?{before}" + CLI_VALUE,
+            # (a command may go on past a line's end after a backslash: `… \` then `  -P '…'`)
+            led(re.escape(tool), r"[\w.-]") + rf"(?![\w-])(?:[^\n]|\\\n){{0,200}}?{before}" + CLI_VALUE,
             not_after="",
             check=not_named_for_the_idea,
         )
@@ -274,9 +279,24 @@ def commands(tools: str, before: str) -> list[Rule]:
     ]
 
 
+def typed_or_phrase(value: str) -> bool:
+    """A password as people type them (letters and two of: a digit, a sign, both cases: `luna+Simba2`,
+    `U?mjoO!-bN`; or a word and a number, `Noodle2012`) or three words or more joined by `.`/`-`
+    (`rocket.maple.trumpet`), judged as a literal."""
+    kinds = [r"\d", r"[^\w\s]", r"[a-z](?=.*[A-Z])|[A-Z](?=.*[a-z])"]
+    word = value.rstrip(".,;:!?")  # a sentence's stop is no sign of a password (`pw Thanks!`)
+    typed = (
+        re.search("[A-Za-z]", word) is not None and sum(re.search(k, word) is not None for k in kinds) >= 2
+    ) or re.fullmatch(r"[A-Za-z]{4,}\d{2,}", word) is not None
+    phrase = re.fullmatch(r"[a-z]{3,}(?:[.-][a-z]{3,}){2,}\d*", value) is not None
+    return (typed or phrase) and literal_password(value)
+
+
 def not_named_for_the_idea(value: str) -> bool:
     """`default_secret_key`, `new-password`: words that name what goes there (a manual's example);
     `passphrase:`, a label in a manual's sentence."""
+    if value.startswith("@"):
+        return False  # a file the tool reads it from (`-secret @secret-file`)
     if re.fullmatch(r"[A-Za-z]+:", value):
         return False
     return not re.fullmatch(r"[a-z]+(?:[_-][a-z]+)+", value) or not re.search(
@@ -306,6 +326,7 @@ def keyed(
     entropy: float = 0.0,
     check: Callable[[str], bool] | None = None,
     not_after: str = "",
+    unless: str | None = None,
 ) -> Rule:
     """A provider's secret written after its name (`SUMO_ACCESS_KEY = "…"`), the way gitleaks
     builds its context rules: the name, up to 25 more name characters, an assignment, the value."""
@@ -321,7 +342,7 @@ def keyed(
         + value
         + r")(?![\w+/=-])"
     )
-    return rule(kind, keywords, pattern, entropy=entropy, not_after=not_after, check=check)
+    return rule(kind, keywords, pattern, entropy=entropy, not_after=not_after, check=check, unless=unless)
 
 
 def assignment(kind: str, prefix: str, keyword: str, value: str, keywords: str) -> Rule:
@@ -428,6 +449,16 @@ TOKENS: list[Rule] = [
         "sk-ant-",
         r"sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{93}AA(?![\w-])"
         r"|sk-ant-(?:oat|ort|sid)\d{2}-[A-Za-z0-9_-]{40,}(?![\w-])",
+        not_after=r"\w.-",
+    ),
+    # The same prefix with a body of another length: a key cut short or run on in a paste or an
+    # export (`op item get`), still a key; not a run typed as a stand-in (gl: anthropic-admin-api-key
+    # fps `…abc123xyz-456de-klMnopqrstuvwx…`)
+    rule(
+        "anthropic_api_key",
+        "sk-ant-",
+        r"sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{40,}(?![\w-])",
+        check=lambda token: random_with_digit(token.split("-", 3)[3]) and not verify.sequential_run(token),
         not_after=r"\w.-",
     ),
     # OpenAI: every key format carries T3BlbkFJ ("OpenAI" in base64) between two random parts
@@ -610,6 +641,7 @@ TOKENS: list[Rule] = [
         "secret",
         r"(?i)client.?secret.{0,10}?(?<![\w-])([a-z0-9_-]{24})(?![\w-])",
         entropy=3.5,
+        check=random_with_digit,  # not `azurerm_key_vault_secret`, a reference of 24 letters
         not_after="",
     ),
     rule("google_oauth_access_token", "ya29.", r"ya29\.[\w-]{20,1024}"),
@@ -637,6 +669,8 @@ TOKENS: list[Rule] = [
     rule("mailchimp_api_key", "-us", r"-us\d{1,3}" + E, not_after="", grow=r"(?<![\w./-])[0-9a-f]{32}"),
     # np: mailgun.1; gl: mailgun-private-api-token
     rule("mailgun_api_key", "key-", r"(?i)(?:mailgun|\bmg).{0,20}?key-([a-z0-9]{32})" + E, not_after=""),
+    # ... and as the password of its documented `auth=("api", "key-…")`
+    rule("mailgun_api_key", "key-", r"[\"']api[\"'],\s*[\"'](key-[0-9a-f]{32})[\"']", not_after=""),
     # Telegram bot tokens: bot id, colon, 35 characters starting with A (core.telegram.org/bots/api;
     # np: telegram.1; ds: TelegramBotTokenDetector)
     # The Bot API's URLs put the token right after `bot`: api.telegram.org/bot<token>/getMe
@@ -870,7 +904,9 @@ TOKENS: list[Rule] = [
         not_after=r"\w",
     ),
     # Brevo (Sendinblue) API keys: xkeysib- + 64 hex + - + 16 (developers.brevo.com, "API keys")
-    rule("brevo_api_key", "xkeysib-", r"xkeysib-[0-9a-f]{64}-[A-Za-z0-9]{16}" + E),
+    rule("brevo_api_key", "xkeysib- xsmtpsib-", r"x(?:keysib|smtpsib)-[0-9a-f]{64}-[A-Za-z0-9]{16}" + E),
+    # Typeform personal access tokens: tfp_ and about 59 more (gl: typeform-api-token)
+    rule("typeform_token", "tfp_", r"tfp_[A-Za-z0-9_.=-]{40,80}" + EW, check=random_with_digit),
     # HubSpot private-app tokens: pat-<region>-<UUID> (developers.hubspot.com, "Private apps")
     rule("hubspot_token", "pat-na pat-eu pat-ap", r"pat-(?:na|eu|ap)\d-" + UUID + E, not_after=r"\w-"),
     # ClickUp personal tokens: pk_<user id>_<32 upper alphanumerics> (clickup.com/api, "Authentication")
@@ -1040,7 +1076,7 @@ CONTEXTUAL: list[Rule] = [
         "aws",
         entropy=3.0,
         check=random_base64,
-        not_after=":",  # `arn:aws:iam::aws:policy/…` names no key
+        unless=r"arn:[^\s\"']*\Z",  # `arn:aws:iam::aws:policy/…` names no key; PowerShell's `$env:AWS_…` does
     ),
     # np: okta.1 (also `Authorization: SSWS 00…`)
     rule(
@@ -1485,7 +1521,12 @@ STRUCTURES: list[Rule] = [
         "cli_credentials",
         "-u --user",
         r"(?:--user|-u)[ =]\\?['\"]?[^\s:'\"\\]{1,100}:(?!:)['\"]?([^\s'\"\\]{3,200})",  # not Perl's A::B
-        check=lambda s: not re.search(r"\w\(", s),  # not a call: `-u ".s:Escape(fnamemodify(…`
+        # not a call (`-u ".s:Escape(fnamemodify(…`), nor a placeholder's words (`-u ID:CLIENT_SECRET`)
+        check=lambda s: (
+            not re.search(r"\w\(", s)
+            and literal_password(s)
+            and not (re.fullmatch(r"[A-Z][A-Z0-9_]*", s) and not random_with_digit(s))
+        ),
         entropy=2.0,
         not_after=r"\w-",
     ),
@@ -1493,8 +1534,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "-u --user",
-        r"(?:--user|-u)[ =]\\?['\"]?([A-Za-z0-9_-]{16,200}):(?=['\"]?(?:\s|$))",
-        check=random_with_digit,
+        r"(?:--user|-u)[ =]\\?['\"]?([A-Za-z0-9_-]{16,200}):X?(?=['\"]?(?:\s|$))",
+        check=lambda key: random_with_digit(key) or verify.random_letters(key),
         not_after=r"\w-",
     ),
     # -u user -p pass (np: psexec.1 takes whatever follows -p, %VAR% included)
@@ -1516,7 +1557,10 @@ STRUCTURES: list[Rule] = [
         r"|requirepass|masterauth)"  # redis-server's
         r"[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})",
         not_after=r"\w-",
-        check=not_a_type_name,
+        # (apksigner's `--ks-pass env:VAR` and `file:path`, geth's `--password pw.txt`: where it is)
+        check=lambda value: (
+            not_a_type_name(value) and not re.match(r"(?:env|file):", value) and not PATH_LIKE.match(value)
+        ),
     ),
     *(
         rule(
@@ -1548,7 +1592,8 @@ STRUCTURES: list[Rule] = [
         # (kubeadm's documented abcdef.0123456789abcdef): tokens are machine-made
         # nor Docker's `--secret id=…,env=…` (where a build secret comes from)
         check=lambda s: (
-            not re.fullmatch(r"[A-Z][A-Z0-9_]*|[A-Za-z]+(?:-[A-Za-z]+)+", s)
+            not (re.fullmatch(r"[A-Z][A-Z0-9_]*", s) and not random_with_digit(s))
+            and not re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", s)
             and not verify.sequential_run(s)
             and not re.match(r"(?:id|src|source|env|type)=", s)
             and not s.startswith("@")  # a file it is read from (`ibmcloud login --apikey @key.json`)
@@ -1599,7 +1644,11 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "net user",
-        "(?i)" + led("net", r"\w") + r"[ \t]+user[ \t]+\S+[ \t]+(?!/)" + CLI_VALUE + r"(?=[ \t]+/add\b)",
+        "(?i)"
+        + led("net", r"\w")
+        + r"[ \t]+user[ \t]+\S+[ \t]+(?!/)"
+        + CLI_VALUE
+        + r"(?=[ \t]+/add\b|[ \t]*(?:\r?\n|$))",
         not_after="",
         check=literal_password,
     ),
@@ -2068,7 +2117,7 @@ STRUCTURES: list[Rule] = [
         # (not a public key appended to authorized_keys, known_hosts, a .pub, a keyring)
         ECHOED + r"(?P<secret>(?!(?:ssh|ecdsa|sk-ssh)-)[^'\"\n]{3,200})(?P=q)[ \t]*>>?[ \t]*"
         r"(?![^\s|;&]*(?:authorized_keys|known_hosts|\.pub\b|keyring|\.gpg|\.asc))"
-        r"[^\s|;&]*(?:pass|secret|token|cred|key)[^\s|;&]*",
+        r"[^\s|;&]*(?:pass|secret|token|cred|key|(?<![a-z])pw(?![a-z]))[^\s|;&]*",  # (`pw.txt`: geth's)
         not_after="",
         check=literal_password,
     ),
@@ -2147,7 +2196,13 @@ STRUCTURES: list[Rule] = [
     # Flags no other tool uses: OpenSSL's `-passin pass:…` (openssl-passphrase-options(1)), keytool's
     # and jarsigner's `-storepass`, `-keypass`, `-srcstorepass`, `-destkeypass`
     rule(
-        "cli_credentials", "", led("-pass", r"[\w-]") + r"(?:in|out|word)?\s+pass:" + CLI_VALUE, not_after=""
+        "cli_credentials",
+        "",
+        led("-pass", r"[\w-]")
+        + r"(?:in|out|word)?\s+(?:'pass:([^'\n]{3,200})'|\"pass:([^\"\n]{3,200})\"|pass:"
+        + CLI_VALUE
+        + ")",
+        not_after="",
     ),
     rule(
         "cli_credentials",
@@ -2171,7 +2226,10 @@ STRUCTURES: list[Rule] = [
         led("echo", r"\w")
         + r"(?:\s+-n)?\s+"
         + CLI_VALUE
-        + r"\s*\|\s*[^\n|]{0,100}\blogin\b[^\n|]{0,200}--(?:password-stdin|with-token)",
+        + r"\s*\|\s*(?:[^\n|]{0,100}\blogin\b[^\n|]{0,200}--(?:password-stdin|with-token)"
+        # ... or to a CLI that stores it (`| circleci context store-secret`, `| gh secret set`)
+        + r"|[\w./-]*[ \t]*(?:\w+[ \t]+)?"
+        + r"(?:context store-secret|secret set|secret put|env add|secret create)\b)",
         not_after="",
     ),
     rule("cli_credentials", "", r"--(?:password-stdin|with-token)\s*<<<\s*" + CLI_VALUE, not_after=""),
@@ -2195,6 +2253,7 @@ STRUCTURES: list[Rule] = [
         # SQL Server writes Unicode literals `N'…'` (CREATE LOGIN … WITH PASSWORD=N'…')
         "(?i)" + led("password", r"\w") + r"\s*=?\s*n?'([^'\n]{3,200})'",
         not_after="",
+        check=lambda value: not verify.password_verifier(value),
         near=r"\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]*",
     ),
     rule(
@@ -2366,7 +2425,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "<add",
-        r"(?i)<\s*add\s+key\s*=\s*\"[^\n\"]{0,30}(?:pass|secret|token|api_?key)[^\n\"]{0,20}\"\s+value\s*=\s*"
+        r"(?i)<\s*add\s+key\s*=\s*\"[^\n\"]{0,30}(?:pass|secret|token|api_?key|account_?key|access_?key)[^\n\"]{0,20}\"\s+value\s*=\s*"
         r"\"([^\n\"]{3,100})\"\s*/\s*>",
         not_after="",
     ),
@@ -2826,7 +2885,7 @@ STRUCTURES: list[Rule] = [
         r"(?i)(?:key|token)\b[^\n:]{0,60}?(?::|[ \t]is)[ \t]+([A-Za-z0-9_.+/=-]{16,200}?)"
         r"(?=[.,;!?)]*(?:\s|$))",
         near=r"(?:\bmy[ \t]+|(?:^|\n|[>.!?][ \t])[ \t]*)"
-        r"(?!(?:cache|primary|foreign|sort|partition|idempotency|public|ssh|gpg|pgp|host|the|this|that|a|an)\b)"
+        r"(?!(?:cache|primary|foreign|sort|partition|idempotency|public|ssh|gpg|pgp|host|integration|the|this|that|a|an)\b)"
         r"[\w.-]+(?:[ \t]+api)?[ \t]+",
         not_after="",
         check=lambda value: machine_made(value, '"'),
@@ -3050,7 +3109,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "expect",
-        r"(?i)expect[ \t]+(?:-\w+[ \t]+)*\"[^\"\n]*(?:password|passphrase)[^\"\n]*\"[^\n]*\r?\n"
+        r"(?i)expect[ \t]+(?:-\w+[ \t]+)*\"[^\"\n]*(?:assword|passphrase)[^\"\n]*\"[^\n]*\r?\n"
         r"[ \t]*send[ \t]+(?:--[ \t]+)?"
         r"\"([^\"\n]+?)(?:\\[rn])*\"",
         not_after="",
@@ -3147,7 +3206,14 @@ STRUCTURES: list[Rule] = [
         check=literal_password,
     ),
     # A property list's `<key>…Secret…</key>` then its `<string>…</string>` (Info.plist, a
-    # .xcconfig's plist twin): a keyed value
+    # .xcconfig's plist twin): a keyed value; a password judged as one (a profile's `IncomingPassword`)
+    rule(
+        "generic_password",
+        "<key>",
+        r"(?i)<key>[\w.-]{0,60}?(?:password|passwd|pwd)</key>\s*<string>([^<\n]{3,300})</string>",
+        not_after="",
+        check=literal_password,
+    ),
     rule(
         "generic_api_key",
         "<key>",
@@ -3392,5 +3458,390 @@ STRUCTURES: list[Rule] = [
         "client-key-data",
         r"client-key-data:\s*([A-Za-z0-9+/=]{40,})",
         not_after="",
+    ),
+    # Unity's license serials: two characters then five groups of four (`E3-XXXX-XXXX-XXXX-XXXX-XXXX`,
+    # docs.unity3d.com, "Command line arguments": `-serial`)
+    rule(
+        "generic_api_key",
+        "unity serial",
+        r"[A-Z][A-Z0-9]-(?:[A-Z0-9]{4}-){4}[A-Z0-9]{4}(?![\w-])",
+        not_after=r"\w-",
+        check=has_digit,
+    ),
+    # Apple's app-specific passwords: four groups of four lowercase letters (support.apple.com/102654)
+    rule(
+        "generic_password",
+        "app-specific app_specific application_specific altool notarytool fastlane appleid icloud",
+        r"-[a-z]{4}-[a-z]{4}-[a-z]{4}(?![\w-])",  # (led by a literal, the first group grown onto it)
+        grow=r"[a-z]{4}",
+        not_after=r"\w-",
+        # (beside Apple's names or a password's, not a package's name: `pulp-wasm-simd-flag`)
+        near=r"(?:app-specific|app_specific|apple|icloud|altool|notarytool|fastlane|pass|pw|-p)[^\n]{0,56}",
+        check=lambda value: verify.few_vowels(value.replace("-", "")),
+    ),
+    # Google OAuth refresh tokens, `1//0…` (`firebase login:ci` prints one for CI; gl: gcp refresh token)
+    rule("google_oauth_access_token", "1//0", r"1//0[A-Za-z0-9_-]{40,}" + EW, not_after=r"\w/"),
+    # SteamCMD logs in with `+login user password` (developer.valvesoftware.com, "SteamCMD")
+    *commands("steamcmd", r"\+login[ \t]+(?!anonymous\b)\S+[ \t]+"),
+    # Agora's App Certificate signs its tokens: a secret despite its name (docs.agora.io, tokens)
+    keyed("generic_api_key", r"app_?certificate", r"[0-9a-f]{32}", "certificate"),
+    # WildFly's Elytron: a credential store's `secret-value` and a `credential-reference`'s `clear-text`
+    rule(
+        "generic_password",
+        "clear-text secret-value",
+        r"(?:clear-text|secret-value)\s*=\s*\"([^\"\n]{3,200})\"",
+        not_after=r"\w-",
+        check=literal_password,
+    ),
+    # JNDI's LDAP bind password: `env.put(Context.SECURITY_CREDENTIALS, "…")`, or its property name
+    rule(
+        "generic_password",
+        "security_credentials java.naming.security.credentials",
+        r"(?:SECURITY_CREDENTIALS\s*,\s*\"([^\"\n]{3,200})\"|java\.naming\.security\.credentials\s*[=:]\s*(\S{3,200}))",
+        not_after="",
+        check=literal_password,
+    ),
+    # sc.exe's `password= …` (a space after the `=`, as sc wants: learn.microsoft.com, "sc.exe create")
+    rule(
+        "cli_credentials",
+        "obj=",
+        r"(?i)\bobj=\s*\S+\s+password=\s+" + CLI_VALUE,
+        not_after="",
+        check=literal_password,
+    ),
+    # A literal key given to an HMAC or a JWT signer: Python's `hmac.new(b"…", …)`, `jwt.sign(payload, "…")`
+    rule(
+        "generic_api_key",
+        "hmac.new",
+        r"hmac\.new\(\s*b?([\"'])(?P<secret>[^\"'\n]{8,200})\1",
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "jwt_signing_secret",
+        "jwt.sign jwt.encode",
+        r"jwt\.(?:sign|encode)\([^,()\n]+(?:\([^()\n]*\))?,\s*([\"'])(?P<secret>[^\"'\n]{8,200})\1",
+        not_after="",
+        check=literal_password,
+    ),
+    # Postmark's server and account tokens are UUIDs, handed to its clients
+    rule(
+        "generic_api_key",
+        "serverclient accountclient",
+        r"(?:ServerClient|AccountClient|ApiClient|AccountApiClient)(?:\.new)?\(\s*[\"'](" + UUID + r")[\"']",
+        not_after="",
+    ),
+    # PHP's var_dump of a secret-named array key: `["password"]=>\n  string(8) "…"`
+    rule(
+        "generic_password",
+        "]=>",
+        r"(?i)\[\"\w*(?:password|passwd|secret|token|api_?key)\w*\"\]=>\s*string\(\d+\) \"([^\"\n]{1,200})\"",
+        not_after="",
+    ),
+    # Rails' secret_key_base (128 hex) after its name in a Ruby hash, on the same line or the next
+    rule(
+        "generic_api_key",
+        "secret_key_base",
+        r"(?i)secret_key_base[\"']?\s*(?:=>|:)\s*\\?[\"']?([0-9a-f]{64,})",
+        not_after="",
+    ),
+    # Elasticsearch's first start prints the elastic user's password on the line after its label
+    rule(
+        "generic_password",
+        "password for the elastic user",
+        r"(?i)password for the elastic user[^\n]*\n(?:[^\n|]*\|)?[ \t]*(\S{6,100})[ \t]*(?:\n|$)",
+        not_after="",
+    ),
+    # A secret printed by the command that reads it (`kubectl get secret … -o jsonpath="{.data.password}"
+    # | base64 -d`): the next line is the value
+    rule(
+        "generic_password",
+        ".data.",
+        r"\{\.data\.[\w.-]*(?:password|passwd|token|secret|key)[\w.-]*\}\\?[\"']?\s*\|\s*base64\s+(?:-d|--decode)"
+        r"[^\n]*\n([^\s$#][^\s]{5,200})[ \t]*(?:\n|$)",
+        not_after="",
+        check=literal_password,
+    ),
+    # FTP's PASS command after USER, as a packet capture or a client's debug output shows them (RFC 959)
+    rule(
+        "generic_password",
+        "",
+        r"USER [^\s]{1,64}\r?\n(?:[^\n]{0,200}\n){0,4}?(?:[^\n]{0,40}[^\w\n])?PASS ([^\s]{3,100})",
+        not_after="",
+        # a digit or a sign in it, and no word for the idea: not a manual's `PASS fwpass` or `PASS
+        # pass@fwpass`, nor "Send the PASS command."
+        check=lambda value: (
+            literal_password(value)
+            and re.search(r"\d|[^\w.,;:!?]", value) is not None
+            and not CONCEPT_WORDS.search(value)
+        ),
+    ),
+    # IMAP's LOGIN command, `TAG LOGIN user password` (RFC 3501), as imaplib's debug output shows it
+    rule(
+        "generic_password",
+        " login ",
+        r" LOGIN [^\s'\"]+ \"?(?P<secret>[^\s'\"]{3,100})\"?'",
+        not_after="",
+        check=literal_password,
+    ),
+    # SMTP's `AUTH PLAIN` carries base64 of `\0user\0password` (RFC 4616), as smtplib's debug shows it
+    rule(
+        "generic_password",
+        "auth plain",
+        r"AUTH PLAIN ([A-Za-z0-9+/]{8,}={0,2})",
+        not_after="",
+        check=lambda blob: (verify.b64decode(blob) or b"").count(b"\0") == 2,
+    ),
+    # Payment providers' keys by their formats: WooCommerce's consumer secrets (`cs_` + 40 hex),
+    # Plaid's access tokens (`access-<environment>-<uuid>`), Paddle's API keys, Checkout.com's
+    # secret keys (`sk_` or `sk_sbox_` and 26 to 28), GoCardless' access tokens
+    rule("generic_api_key", "cs_", r"cs_[0-9a-f]{40}" + E, check=random_with_digit),
+    rule("generic_api_key", "access-", r"access-(?:sandbox|development|production)-" + UUID + E),
+    rule("generic_api_key", "pdl_", r"pdl_(?:live|sdbx)_apikey_\w{30,100}" + E),
+    rule("generic_api_key", "sk_", r"sk_(?:sbox_)?[a-z0-9]{26,28}" + E, check=random_with_digit),
+    rule(
+        "generic_api_key",
+        "gocardless",
+        r"(?i)gocardless[^\n]{0,100}?[=:'\"(\s]((?:live|sandbox)_[a-z0-9_-]{40})(?![\w-])",
+        not_after="",
+    ),
+    # PayPal's classic API signature (56 characters, `A…`), beside its `…_api1.…` user name
+    rule(
+        "generic_api_key",
+        "api1.",
+        r"(?i)signature[\"']?\s*(?:=>|[=:])\s*[\"']?(A[A-Za-z0-9.-]{50,60})(?![\w.-])",
+        not_after="",
+        check=has_digit,
+    ),
+    # Razorpay's webhook secret, the last argument of its check
+    rule(
+        "generic_password",
+        "validatewebhooksignature",
+        r"validateWebhookSignature\((?:[^()]|\([^()]*\)){0,300}?,\s*([\"'])(?P<secret>[^\"'\n]{6,200})\1\s*\)",
+        not_after="",
+        check=literal_password,
+    ),
+    # express-basic-auth's `users: { 'name': '…' }`
+    rule(
+        "generic_password",
+        "basicauth",
+        r"users\s*:\s*\{\s*[\"'][^\"'\n]{1,64}[\"']\s*:\s*([\"'])(?P<secret>[^\"'\n]{3,200})\1",
+        not_after="",
+        check=literal_password,
+    ),
+    # Magento's `bin/magento config:show`: `payment/<module>/<secret field> - value`
+    rule(
+        "generic_api_key",
+        "payment/ config:show klarna/ /api/",
+        r"(?m)^(?:[a-z0-9_]+/){2}[a-z0-9_]*(?:secret|password|api_key|token|transaction_key)[a-z0-9_]*"
+        r"(?:[ \t]+-)?[ \t]+(\S{8,200})[ \t]*$",
+        not_after="",
+        check=literal_password,
+    ),
+    # Authorize.Net's transaction key: 16 letters and digits (developer.authorize.net)
+    keyed("generic_api_key", r"transaction[ _]?key", r"[A-Za-z0-9]{16}", "transaction"),
+    # CI servers: a Jenkins agent's `-secret` (agent.jar), Bamboo's agent installer's `-t`, Codecov's
+    # upload token (`-t`), a TeamCity token (`eyJ0eXAiOiAiVENWMiJ9.…`: `{"typ": "TCV2"}`) and the
+    # super user token its log prints
+    *commands("agent.jar", r"\s-secret\s+"),
+    *commands("codecov", r"\s-t\s+"),
+    rule("generic_api_key", "bamboo-agent", r"bamboo-agent[\w.-]*\.jar[^\n]*?\s-t\s+([0-9a-f]{40})" + E),
+    rule("generic_api_key", "eyj0exaioiaivenwmij9.", r"eyJ0eXAiOiAiVENWMiJ9\.[\w-]{20,}\.[\w-]{20,}" + EW),
+    rule(
+        "generic_api_key", "super user authentication token", r"Super user authentication token: (\d{12,30})"
+    ),
+    # A secret stored by the CLI it is given to: `travis env set NAME value`, `drone secret add …
+    # --data '…'`, `woodpecker-cli secret add … --value '…'`, or piped into one (`echo -n '…' |
+    # circleci context store-secret`: the `echo … | login` rule above)
+    rule(
+        "generic_password",
+        "env set",
+        r"env set [A-Za-z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASS)[A-Za-z0-9_]* " + CLI_VALUE,
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "generic_password",
+        "secret add",
+        r"secret add[ \t][^\n]*?--(?:data|value)[ =]" + CLI_VALUE,
+        check=literal_password,
+    ),
+    # Azure DevOps personal access tokens: 52 of base32's lowercase alphabet, or the newer 84 with
+    # `AZDO` at 76 (learn.microsoft.com, "Use personal access tokens")
+    rule(
+        "generic_api_key",
+        "dev.azure.com visualstudio.com devops azure_devops",
+        r"(?::|echo[ \t]+)([a-z2-7]{52})(?![A-Za-z0-9])",
+        not_after="",
+        check=random_with_digit,
+        near=r"(?:dev\.azure\.com|visualstudio\.com|az devops|azure_devops)[^\n]*\n?[^\n]*|-u[ \t]+|[^\n]*",
+    ),
+    rule(
+        "generic_api_key", "azdo", r"AZDO[A-Za-z0-9]{4}(?![A-Za-z0-9])", grow=r"[A-Za-z0-9]{76}", not_after=""
+    ),
+    # Argo CD's first admin password, printed by the command that reads it
+    rule(
+        "generic_password",
+        "initial-password",
+        r"argocd admin initial-password[^\n]*\n([^\s$#][^\s]{5,100})[ \t]*(?:\n|$)",
+        not_after="",
+        check=literal_password,
+    ),
+    # A setter named for the secret it sets: `->setTransactionKey('…')`, `.setApiKey("…")`
+    rule(
+        "generic_api_key",
+        "key( secret( token( password(",
+        r"set\w*(?:[Kk]ey|[Ss]ecret|[Tt]oken|[Pp]assword)\(\s*([\"'])(?P<secret>[^\"'\n]{8,200})\1\s*\)",
+        near=r"(?:\.|->)",
+        not_after="",
+        check=literal_password,
+    ),
+    # A user and password pair under `auth` (electrs' `auth = "user:password"`, bitcoind's RPC)
+    rule(
+        "generic_password",
+        "auth",
+        r"(?i)auth[\"']?[ \t]*[=:][ \t]*([\"'])[\w.@-]{1,64}:(?P<secret>[^\"'\s:]{3,200})\1",
+        not_after=r"\w.-",
+        check=literal_password,
+    ),
+    # A section that holds only passwords (Chainlink's `[Password]` `Keystore = '…'`): its quoted values
+    rule(
+        "generic_password",
+        "[password] [passwords] [credentials] [secrets]",
+        r"(?im)^\[(?:passwords?|credentials|secrets)\][ \t]*\r?\n(?:[ \t]*(?:[#;][^\n]*)?\r?\n)*"
+        r"[ \t]*[\w.-]+[ \t]*=[ \t]*([\"'])(?P<secret>[^\"'\n]{3,200})\1",
+        not_after="",
+        check=literal_password,
+    ),
+    # Notes and chats: `user admin / …`, "router login is admin / …"; `pw …` ("wifi Home5G pw …");
+    # "the guest wifi is …"; a labelled line of a note (`Windows login: …`, `Gmail: …`, "memorable
+    # word: …"): a password as people type them (letters, a digit and a sign) or three words joined
+    rule(
+        "generic_password",
+        "user login",
+        # (led by the slash, the user before it looked for behind it: `(?:user|login)` would lead a
+        # scan of every "user" in a transcript)
+        r"/[ \t]+([^\s(\[{<]\S{3,63})(?=[\s\"]|\\n|$)",  # (not `(KeePass: "…")`, where it is)
+        near=r"\b(?:user(?:name)?|login)(?:[ \t]+is)?[ \t:]+[\w.@+-]{1,64}[ \t]+",
+        not_after="",
+        check=typed_or_phrase,
+    ),
+    rule(
+        "generic_password",
+        "pw",
+        r"(?i)pw[ \t]+([^\s$-]\S{5,63})(?=[\s\"]|\\n|$)",
+        not_after=r"\w$-",  # (not PowerShell's `$pw -Enabled`)
+        check=typed_or_phrase,
+    ),
+    rule(
+        "generic_password",
+        "wifi wi-fi wlan",
+        r"(?i)(?:wifi|wi-fi|wlan)\b[^\n.!?]{0,40}?[ \t]is[ \t]+(\S{6,64}?)[.!]?(?=[\s\"]|\\n|$)",
+        not_after=r"\w",
+        check=typed_or_phrase,
+    ),
+    rule(
+        "generic_password",
+        "login memorable passcode gmail outlook icloud hotmail",
+        r"(?im)^[ \t*-]*(?:[\w!-]+[ \t]+){0,3}?(?:login|memorable word|passcode|gmail|outlook|icloud|hotmail)"
+        r"[ \t]*:[ \t]*(\S{6,64})[ \t]*$",
+        not_after="",
+        check=lambda value: typed_or_phrase(value) and not re.match(r"\d{4}-\d\d-\d\d|v?\d+\.\d+", value),
+    ),
+    # Windows' `netsh wlan show profile … key=clear`: `Key Content : …`
+    rule(
+        "generic_password",
+        "key content",
+        r"Key Content[ \t]*:[ \t]*([^\r\n]{3,64}?)[ \t]*(?:\r?\n|$)",
+        not_after="",
+    ),
+    # Tailscale's keys: `tskey-auth-<id>CNTRL-<secret>` (tailscale.com/kb/1085/auth-keys)
+    rule(
+        "generic_api_key",
+        "tskey-",
+        r"tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}" + E,
+    ),
+    # A password manager's export: a field's `"value"` before its `"name"`/`"designation": "password"`
+    rule(
+        "generic_password",
+        "designation",
+        r"\{\"value\"\s*:\s*\"((?:[^\"\\\n]|\\.){1,200})\"[^{}\n]{0,100}\"designation\"\s*:\s*\"password\"",
+        not_after="",
+        check=literal_password,
+    ),
+    # OpenVPN's `auth-user-pass` file named in a comment, then its two lines: user, password
+    rule(
+        "generic_password",
+        "auth.txt auth-user-pass",
+        r"(?:auth(?:-user-pass)?\.txt|auth-user-pass)[^\n]*\n"
+        r"[ \t]*[^\s#]{1,64}[ \t]*\n[ \t]*(\S{3,200})[ \t]*(?:\n|$)",
+        not_after="",
+        check=literal_password,
+    ),
+    # Research tools: anaconda.org's channel tokens (`conda.anaconda.org/t/<token>/channel`), Orthanc's
+    # `"RegisteredUsers": {"user": "…"}`, OMERO's `config set omero.db.pass` and `login -w`,
+    # `globusconnectpersonal -setup <key>`, Galaxy's `--galaxy_user_key`
+    rule("generic_api_key", "anaconda.org/t/", r"anaconda\.org/t/([\w-]{20,})/", not_after=""),
+    rule(
+        "generic_password",
+        "registeredusers",
+        r"\"RegisteredUsers\"\s*:\s*\{\s*\"[^\"\n]{1,64}\"\s*:\s*\"([^\"\n]{3,200})\"",
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "generic_password",
+        "config set",
+        r"config set [\w.-]*(?:pass|password|secret|token)[ \t]+" + CLI_VALUE,
+        not_after="",
+        check=literal_password,
+    ),
+    *commands("omero", r"\s-w\s+"),
+    *commands("globusconnectpersonal", r"\s-setup\s+"),
+    rule(
+        "generic_api_key",
+        "_key",
+        r"--\w+_key[= ]['\"]?([A-Za-z0-9_-]{16,200})",
+        not_after=r"\w-",
+        check=random_with_digit,
+    ),
+    # IoT: MQTT clients' `-P` (mosquitto_pub/sub), ThingsBoard's device token as the MQTT user,
+    # Arduino's `WiFi.begin("ssid", "…")` (in arguments.py), TTN's `NNSXS.` API keys, LoRaWAN root
+    # keys given to ttn-lw-cli or written as C bytes, Z-Wave JS UI's network keys
+    *commands("mosquitto_pub mosquitto_sub", r"\s-P\s+"),
+    rule(
+        "generic_api_key",
+        "v1/devices/me",
+        r"mosquitto_(?:pub|sub)\b(?=(?:[^\n]|\\\n)*v1/devices/me)(?:[^\n]|\\\n)*?\s-u\s+[\"']?([A-Za-z0-9_-]{16,64})",
+        not_after="",
+    ),
+    rule("generic_api_key", "nnsxs.", r"NNSXS\.[A-Z0-9]{39}\.[A-Z0-9]{52}" + E),
+    rule("generic_api_key", "key.key", r"--[\w.-]*key\.key[= ]([0-9A-Fa-f]{32})" + E, not_after=""),
+    rule(
+        "generic_api_key",
+        "",
+        r"(?i)(?:appkey|app_key|appskey|apps_key|nwkkey|nwk_key|nwkskey|nwks_key|networkkey|network_key)"
+        r"\w*\s*(?:\[\w*\])?\s*=\s*\{\s*"
+        r"((?:0x[0-9a-f]{2}\s*,\s*){15}0x[0-9a-f]{2})\s*\}",
+        not_after=r"\w",
+        check=lambda array: len(set(re.findall(r"0x(..)", array.lower()))) >= 8,  # not `{ 0x00, 0x00, … }`
+    ),
+    rule(
+        "generic_api_key",
+        "key_s0_legacy key_s2_",
+        r"KEY_S(?:0_Legacy|2_(?:Unauthenticated|Authenticated|AccessControl))=([0-9A-Fa-f]{32})" + E,
+    ),
+    # Hosting panels: cPanel's and WHM's `Authorization: cpanel user:TOKEN`, Plesk's secret key
+    # printed by `plesk bin secret_key -c`, Webmin's `changepass.pl DIR USER PASS`, a Render deploy
+    # hook's `?key=`
+    rule(
+        "generic_api_key",
+        "authorization",
+        r"(?i)authorization:\s*(?:cpanel|whm)\s+[\w.-]+:([a-z0-9]{32})" + E,
+    ),
+    rule("generic_api_key", "secret_key -c", r"secret_key -c[^\n]*\n(" + UUID + r")", not_after=""),
+    *commands("changepass.pl", r"\s\S+\s+\S+\s+"),
+    rule(
+        "generic_api_key", "api.render.com/deploy/", r"api\.render\.com/deploy/srv-[a-z0-9]+\?key=([\w-]{8,})"
     ),
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import itertools
 import json
 import math
@@ -195,11 +196,26 @@ STAND_IN_WORDS = re.compile(
 )
 
 
-def dollar_as_character(value: str) -> str:
+# How people name variables: `$FROM_EMAIL`, `$_POST`, `$db_pass`, `$dbPassword`, `$Password1`
+VARIABLE = re.compile(
+    r"_*(?:[A-Z][A-Z0-9_]*|[a-z][a-z0-9_]*|[a-z]+(?:[A-Z][a-z0-9]+)+|(?:[A-Z][a-z0-9]+)+)|_+"
+)
+
+
+def dollar_as_character(value: str, quoted: bool = True) -> str:
     """The value with each `$` between letters or digits read as a character (`super$ecret`,
-    `9MP05ne$C4EJZ…`), so the template test does not take it for a shell variable; `$ecret` alone
-    still is one, and so is `:$FROM_EMAIL` in Perl's or a shell's double quotes."""
-    return re.sub(r"(?<=[A-Za-z0-9])\$(?=[A-Za-z0-9])", "S", value)
+    `9MP05ne$C4EJZ…`; in a quoted literal), and each `$` before a name no one would give a variable
+    (`#$TQpmTi^`, `ZVY$tGbF@`: a generated password, quoted or not), so the template test does not
+    take it for a shell variable; `$ecret` alone still is one, and so is `:$FROM_EMAIL` in Perl's
+    or a shell's double quotes."""
+    if quoted:
+        value = re.sub(r"(?<=[A-Za-z0-9])\$(?=[A-Za-z0-9])", "S", value)
+
+    def character(dollar: re.Match[str]) -> str:  # (unquoted, a value that starts with `$` is a variable)
+        named = VARIABLE.fullmatch(dollar.group(1)) or (not quoted and dollar.start() == 0)
+        return "$" if named else "S"
+
+    return re.sub(r"\$(?=([A-Za-z_]\w*))", character, value)
 
 
 # Templates and references: ${X}, $VAR, $(cmd), %(x)s, {{x}}, #{x}, %VAR%, <x>. A `${…}`, `{{…}}`
@@ -217,6 +233,12 @@ TEMPLATE = re.compile(
     r"|^\{.*\}$|<[^>]*>|^\[.*\]?$|^%\w+%$|::|\.\.\.|…|\[Redacted\]"
     r"|^@(?:keychain|env):"  # altool's and notarytool's `-p @keychain:NAME`: where the password is
     r"|^%env\("  # Symfony's `%env(APP_SECRET)%`
+    # a deployment's token to replace (`__SMTP_PASSWORD__`, `%%KEY%%`, TeamCity's `%docker.password%`)
+    r"|^__[A-Z][A-Z0-9_]*__$|^%%\w+%%$|^%\w+(?:\.\w+)+%$"
+    # a secret manager's `name:latest`, `name:3` (`gcloud run deploy --set-secrets=X=name:latest`)
+    r"|(?-i:(?:^|=)[a-z][a-z0-9_]*-[a-z0-9_-]*:(?:latest|\d+)$)"
+    r"|^@Microsoft\.KeyVault\("  # Azure App Service's Key Vault reference
+    r"|^%\w+\(|^&\w+\.?$"  # SAS's macro calls and variables (`%sysget(DB_PASS)`, `&dbpass`)
     r"|^@@\w+@@$",  # a Debian package's template, filled in on install (Bacula's `@@DIR_PASSWORD@@`)
     re.I,
 )
@@ -289,6 +311,9 @@ PUBLISHED = re.compile(
     r"|123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11$"
     # defaults shipped in sample configurations: Symfony's APP_SECRET, Roundcube's des_key
     r"|ThisTokenIsNotSoSecretChangeIt$|rcmail-!24ByteDESkey\*Str$"
+    # Solana's own programs' addresses: Token, Associated Token Account, Token Metadata
+    r"|TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA$|ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL$"
+    r"|metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s$"
 )
 # The fixed DER start of a SubjectPublicKeyInfo in base64 (RFC 5280): EC P-256, RSA 2048, Ed25519.
 PUBLIC_KEY_DER = ("MFkwEwYHKoZIzj0CAQ", "MIIBIjANBgkqhkiG9w0BAQEFAAOC", "MCowBQYDK2Vw")
@@ -315,3 +340,41 @@ def token_is_stand_in(token: str) -> bool:
         return True  # gitleaks' fps and Nosey Parker's negatives are mostly runs like these
     # A phrase of capitalised words, like SlackAppConfigurationAccessTokenHere, is an example.
     return re.fullmatch(r"(?:[A-Z][a-z]{2,})+", body) is not None
+
+
+BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def base58check(value: str) -> bytes | None:
+    """The payload of a Base58Check string (Bitcoin's addresses and keys: the last 4 bytes are the
+    first 4 of the double SHA-256 of the rest), or None when the checksum fails."""
+    number = 0
+    for char in value:
+        number = number * 58 + BASE58.index(char)
+    raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    raw = b"\0" * (len(value) - len(value.lstrip("1"))) + raw
+    payload, checksum = raw[:-4], raw[-4:]
+    return payload if hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4] == checksum else None
+
+
+def wif_key(value: str) -> bool:
+    """A private key in Wallet Import Format: version 0x80 (mainnet) or 0xEF (testnet), 32 bytes,
+    then 0x01 when its public key is compressed (en.bitcoin.it/wiki/Wallet_import_format)."""
+    payload = base58check(value)
+    return (
+        payload is not None
+        and payload[:1] in (b"\x80", b"\xef")
+        and (len(payload) == 33 or (len(payload) == 34 and payload[-1] == 1))
+    )
+
+
+def extended_private_key(value: str) -> bool:
+    """A BIP-32 extended private key: 78 bytes, its key data a 0 byte then the key's 32."""
+    payload = base58check(value)
+    return payload is not None and len(payload) == 78 and payload[45] == 0
+
+
+def password_verifier(value: str) -> bool:
+    """PostgreSQL's stored form of a password, `SCRAM-SHA-256$<iterations>:<salt>$<keys>` or `md5`
+    and 32 hex (postgresql.org, "Password Authentication"): a verifier, not the password."""
+    return re.match(r"SCRAM-SHA-(?:1|256)\$\d+:|md5[0-9a-f]{32}$", value) is not None
