@@ -283,13 +283,8 @@ def typed_or_phrase(value: str) -> bool:
     """A password as people type them (letters and two of: a digit, a sign, both cases: `luna+Simba2`,
     `U?mjoO!-bN`; or a word and a number, `Noodle2012`) or three words or more joined by `.`/`-`
     (`rocket.maple.trumpet`), judged as a literal."""
-    kinds = [r"\d", r"[^\w\s]", r"[a-z](?=.*[A-Z])|[A-Z](?=.*[a-z])"]
-    word = value.rstrip(".,;:!?")  # a sentence's stop is no sign of a password (`pw Thanks!`)
-    typed = (
-        re.search("[A-Za-z]", word) is not None and sum(re.search(k, word) is not None for k in kinds) >= 2
-    ) or re.fullmatch(r"[A-Za-z]{4,}\d{2,}", word) is not None
     phrase = re.fullmatch(r"[a-z]{3,}(?:[.-][a-z]{3,}){2,}\d*", value) is not None
-    return (typed or phrase) and literal_password(value)
+    return (verify.typed_password(value) or phrase) and literal_password(value)
 
 
 def not_named_for_the_idea(value: str) -> bool:

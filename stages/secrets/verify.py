@@ -378,3 +378,15 @@ def password_verifier(value: str) -> bool:
     """PostgreSQL's stored form of a password, `SCRAM-SHA-256$<iterations>:<salt>$<keys>` or `md5`
     and 32 hex (postgresql.org, "Password Authentication"): a verifier, not the password."""
     return re.match(r"SCRAM-SHA-(?:1|256)\$\d+:|md5[0-9a-f]{32}$", value) is not None
+
+
+def typed_password(value: str) -> bool:
+    """A password as people type them: letters and two of a digit, a sign and both cases
+    (`luna+Simba2`, `U?mjoO!-bN`), or a word and a number (`Noodle2012`); a sentence's stop at the
+    end is no sign (`Thanks!`)."""
+    word = value.rstrip(".,;:!?")
+    kinds = (r"\d", r"[^\w\s]", r"[a-z](?=.*[A-Z])|[A-Z](?=.*[a-z])")
+    mixed = (
+        re.search("[A-Za-z]", word) is not None and sum(re.search(k, word) is not None for k in kinds) >= 2
+    )
+    return mixed or re.fullmatch(r"[A-Za-z]{4,}\d{2,}", word) is not None
