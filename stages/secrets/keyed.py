@@ -552,7 +552,7 @@ def find_keyed(
             continue  # `wg show`'s "public key: …" (but Joomla's `public $password = '…'` is a property)
         if name.lower() == "key" and PUBLIC_KEYS_BEFORE.search(text, max(0, start - 120), start):
             continue  # a server's published keys (Matrix's `"verify_keys": {"ed25519:…": {"key": …}}`)
-        if "encryptedData:" in text[max(0, start - 600) : start]:
+        if text.find("encryptedData:", max(0, start - 600), start) != -1:
             continue  # a SealedSecret's `encryptedData`: ciphertext only its cluster can open
         if PASSWORD_MANAGER_QUERY.search(text, max(0, start - 40), start):
             continue  # `bw get password 'github.com'`: the item whose password is asked for

@@ -385,6 +385,12 @@ def random_with_digit(value: str) -> bool:
     return verify.random_enough(value) and has_digit(value)
 
 
+def metavariable(value: str) -> bool:
+    """A name in capitals standing for the value (`ACCESS_TOKEN`, `CLIENT_SECRET`), not a token made
+    of capitals and digits (a GitHub runner's registration token)."""
+    return re.fullmatch(r"[A-Z][A-Z0-9_]*", value) is not None and not random_with_digit(value)
+
+
 def not_a_type_name(value: str) -> bool:
     """Not the type a command's help gives its option (`-p, --password string   Password for …`)."""
     return value not in ("string", "str", "text", "value", "secret", "password", "PASSWORD")
@@ -1517,11 +1523,7 @@ STRUCTURES: list[Rule] = [
         "-u --user",
         r"(?:--user|-u)[ =]\\?['\"]?[^\s:'\"\\]{1,100}:(?!:)['\"]?([^\s'\"\\]{3,200})",  # not Perl's A::B
         # not a call (`-u ".s:Escape(fnamemodify(…`), nor a placeholder's words (`-u ID:CLIENT_SECRET`)
-        check=lambda s: (
-            not re.search(r"\w\(", s)
-            and literal_password(s)
-            and not (re.fullmatch(r"[A-Z][A-Z0-9_]*", s) and not random_with_digit(s))
-        ),
+        check=lambda s: not re.search(r"\w\(", s) and literal_password(s) and not metavariable(s),
         entropy=2.0,
         not_after=r"\w-",
     ),
@@ -1587,7 +1589,7 @@ STRUCTURES: list[Rule] = [
         # (kubeadm's documented abcdef.0123456789abcdef): tokens are machine-made
         # nor Docker's `--secret id=…,env=…` (where a build secret comes from)
         check=lambda s: (
-            not (re.fullmatch(r"[A-Z][A-Z0-9_]*", s) and not random_with_digit(s))
+            not metavariable(s)
             and not re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", s)
             and not verify.sequential_run(s)
             and not re.match(r"(?:id|src|source|env|type)=", s)

@@ -37,8 +37,6 @@ def find_seed_phrases(text: str, lowered: str) -> Iterator[tuple[int, int, str]]
     """(start, end, class) of each BIP-39 seed phrase: 12 to 24 words in a row (a multiple of 3),
     every one of them from the list. Prose never strings 12 of them together: the list holds no
     "the", "and", "of", "to", "is" or "a"."""
-    if not any(word in lowered for word in PHRASE_WORDS):
-        return
     named = sorted(at.start() for word in PHRASE_WORDS for at in re.finditer(re.escape(word), lowered))
     if not named:
         return
