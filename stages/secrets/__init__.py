@@ -36,6 +36,7 @@ try:  # one pass for all keywords; without it, one substring search per keyword 
 except ImportError:  # pragma: no cover
     ahocorasick_rs = None
 
+from pica.stages.secrets.announced import ANNOUNCING_WORDS, find_announced
 from pica.stages.secrets.arguments import CALLS, Calls, find_in_arguments
 from pica.stages.secrets.keyed import SECRET_WORD, find_keyed
 from pica.stages.secrets.seed_phrases import PHRASE_WORDS, find_seed_phrases
@@ -140,6 +141,7 @@ def ruleset() -> RuleSet:
                 | set(HEADER_WORDS)
                 | called
                 | set(PHRASE_WORDS)
+                | set(ANNOUNCING_WORDS)
             )
         )
         automaton = ahocorasick_rs.AhoCorasick(words, implementation=ahocorasick_rs.Implementation.DFA)
@@ -383,6 +385,7 @@ def secret_spans(
         find_seed_phrases(text, lowered)
         if rules.automaton is None or not PHRASE_WORDS.isdisjoint(present)
         else (),
+        announced_in(text, lowered, present, rules, long),
     )
     for start, end, kind in found:
         if text[start:end] not in rules.public:  # published keys stay public under any name
@@ -420,6 +423,18 @@ def call_matches(lowered: str, present: dict[str, Sequence[int]], rules: RuleSet
         return matches(pattern, lowered, places(present, leads))
 
     return found
+
+
+def announced_in(
+    text: str, lowered: str, present: dict[str, Sequence[int]], rules: RuleSet, long: bool
+) -> Iterator[tuple[int, int, str]]:
+    """Values announced by a secret's word (announced.py), looked for where the automaton found one."""
+    if rules.automaton is None:
+        return find_announced(text, lowered)
+    words = [word for word in ANNOUNCING_WORDS if word in present]
+    if not words:
+        return iter(())
+    return find_announced(text, lowered, places(present, words) if long else None)
 
 
 def tables_in(text: str, lowered: str, present: dict[str, Sequence[int]], rules: RuleSet) -> Iterator:
