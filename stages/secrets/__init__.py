@@ -41,6 +41,7 @@ from pica.stages.secrets.arguments import CALLS, Calls, find_in_arguments
 from pica.stages.secrets.keyed import SECRET_WORD, find_keyed
 from pica.stages.secrets.seed_phrases import PHRASE_WORDS, find_seed_phrases
 from pica.stages.secrets.tables import HEADER_WORDS, find_in_inserts, find_in_tables
+from pica.stages.secrets.tools import find_in_secret_data
 from pica.stages.secrets.verify import FIELD, TEMPLATE, dollar_as_character, entropy, token_is_stand_in
 
 if TYPE_CHECKING:
@@ -117,9 +118,10 @@ class RuleSet:
 def ruleset() -> RuleSet:
     """The rules compiled, with their gates and keyword automaton: built once, on first use."""
     from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS
+    from pica.stages.secrets.tools import TOOLS
     from pica.stages.secrets.wallets import WALLETS
 
-    rules = TOKENS + CONTEXTUAL + STRUCTURES + WALLETS
+    rules = TOKENS + CONTEXTUAL + STRUCTURES + WALLETS + TOOLS
     gates, anchored = zip(*(gate(rule) for rule in rules), strict=True)
     quoted = frozenset(i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern))
     keywords = sorted({k for keywords in gates for k in keywords})
@@ -386,6 +388,7 @@ def secret_spans(
         if rules.automaton is None or not PHRASE_WORDS.isdisjoint(present)
         else (),
         announced_in(text, lowered, present, rules, long),
+        find_in_secret_data(text, lowered),
     )
     for start, end, kind in found:
         if text[start:end] not in rules.public:  # published keys stay public under any name

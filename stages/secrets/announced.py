@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from pica.stages.secrets.arguments import machine_made
 from pica.stages.secrets.keyed import UUID
+from pica.stages.secrets.verify import is_stand_in, sequential_run, wif_key
 
 # Words that announce a secret, lowercase: the automaton finds them (a text without any costs nothing)
 ANNOUNCING_WORDS = frozenset(
@@ -39,18 +40,19 @@ ANNOUNCING_WORDS = frozenset(
     )
 )
 WORD = (
-    r"(?P<word>(?<![a-z0-9_])(?:tokens?|secrets?|keys?|passwords?|passphrases?|passcodes?|credentials?)"
-    r"(?![a-z0-9_])"
+    r"(?P<word>(?<![a-z0-9_/.])(?:tokens?|secrets?|keys?|passwords?|passphrases?|passcodes?|credentials?)"
+    r"(?![a-z0-9_]|\.[a-z])"  # (not a file's name: `keys.txt`, `/secrets/`)
     r"|密码|密钥|秘钥|令牌|トークン|パスワード|비밀번호|토큰|пароль|токен|ключ)"
 )
 VALUE = r"[\"'`\u201c\u2018「]?(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?![A-Za-z0-9+/=_.~-])"
 # "the token for staging is …", "secret is …", "API key was …": a copula, or a colon or arrow after a
-# phrase (a name joined by `:` or `=` alone is the keyed scan's to judge)
+# phrase (a name joined by `:` or `=` alone is the keyed scan's to judge), or a table's next column
+# (`API Key       J_JT7q…` as a CLI prints it, Slack's "Signing Secret  5a7c…")
 SAME_LINE = re.compile(
     WORD + r"(?P<between>[^\n\"'`=(){}\[\]<>]{0,40}?)"
     r"(?:[ \t](?:is|was|will be|becomes|are|est|ist|es|é|è|—)[ \t]*[:\uff1a]?"
     r"|(?:は|是|为|는|은)[ \t]*[:\uff1a]?"
-    r"|(?P<colon>[ \t]*(?::[ \t]|\uff1a|->|→|=>)))[ \t]*" + VALUE
+    r"|(?P<colon>[ \t]*(?::[ \t]|\uff1a|->|→|=>))|(?P<column>[ \t]{2,}|\t))[ \t]*" + VALUE
 )
 # "New access token expires on …", "Your API key (copy it now):", then the value alone on a line
 # below it, perhaps after one blank line
@@ -58,7 +60,7 @@ NEXT_LINE = re.compile(
     WORD
     + r"(?P<between>[^\n]{0,100})\r?\n(?:[ \t]*\r?\n)?[ \t>]*"
     + VALUE
-    + r"[\"'`\u201d\u2019」]?[ \t]*(?=\r?\n|$)"
+    + r"[\"'`\u201d\u2019」]?[ \t]*(?=\r?\n|$|\\?\"[,}\]])"
 )
 # words on the announcing line that say the value is no secret: an id, a hash, a public key, a
 # lookup key, an example of a format
@@ -70,6 +72,7 @@ NOT_SECRET = re.compile(
     r"|field|column|parameter|param|argument|option|flag|setting|count|size|bits?)(?![a-z])"
 )
 HEX = re.compile(r"[0-9a-f]{32,}")
+WIF_SHAPE = re.compile(r"[5KLc9][1-9A-HJ-NP-Za-km-z]{50,51}")
 PASSWORD_WORDS = ("pass", "密码", "パスワード", "비밀번호", "пароль")
 
 
@@ -77,8 +80,10 @@ def announced_value(value: str, word: str) -> bool:
     """A value no person typed: machine-made, a long lowercase hex run, or a UUID after a key's or a
     token's word; not words joined into a name (`OAUTH2_CLIENT_CREDENTIALS`, `my-app-prod-key`)."""
     words = sum(len(part) >= 3 and part.isalpha() for part in re.split(r"[_.-]", value))
-    if value.startswith("/") or words >= 2:
+    if value.startswith("/") or words >= 2 or is_stand_in(value) or sequential_run(value):
         return False
+    if WIF_SHAPE.fullmatch(value) and not wif_key(value):
+        return False  # a Bitcoin key's shape with a wrong checksum: no key
     if machine_made(value):
         return True
     if HEX.fullmatch(value.lower()) is not None:
@@ -106,6 +111,8 @@ def find_announced(
                 continue  # PEM armour: the PEM rules judge the block
             if lowered[match.end("word") : match.end("word") + 1] in (")", ",", "]"):
                 continue  # the word is a variable passed on: `decipher(msg, key)`
+            if match.groupdict().get("column") and match["between"].strip():
+                continue  # a table's columns: the value must be the word's own, the next one
             colon = (match.groupdict().get("colon") or "").strip()
             if colon in (":", "\uff1a") and " " not in match["between"].strip():
                 continue  # `secret: …`, a name and its value: the keyed scan's to judge

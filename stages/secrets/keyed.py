@@ -43,12 +43,13 @@ SECRET_WORD = re.compile(
 # and Consul's ACL token's; `SecretString` the secret AWS Secrets Manager returns; Rails' and
 # Phoenix's `secret_key_base` signs their sessions
 SECRET_NAME = (
-    r"(?:secret[_-]?id|secret[_-]?string|secret[_-]?key[_-]?base|secret|token|passphrase|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
+    r"(?:secret[_-]?id|secret[_-]?string|secret[_-]?key[_-]?base|secret|token|pass[_-]?phrase|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
     r"|credential|creds|auth|auth[_-]?key|authtok|pat|license[_-]?key|account[_-]?key|key|salt|seed|psk)"
 )
 # A name may end with the stage the secret is for: `client_secret_production`, `API_KEY_PROD`
 STAGE = (
-    r"(?i:prod|production|live|dev|development|staging|stage|sandbox|qa|uat|primary|secondary|backup|old|new)"
+    r"(?i:prod|production|live|dev|development|staging|stage|sandbox|qa|uat|primary|secondary|backup|old|new"
+    r"|private)"  # (and Mailjet's `MJ_APIKEY_PRIVATE`, the secret half)
 )
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
 KEYED = re.compile(
@@ -297,7 +298,11 @@ def keyed_value_is_secret(
         # not CMake's `message(CHECK_PASS "found")`, an argument list
         return False
     provider = PROVIDER_NAME.search(re.split(r"[.:/]", name)[-1])  # (`…okta.client-secret`: Spring's)
-    if NOT_SECRET_NAME.search(name) or (provider and KEY_ALPHABET.fullmatch(value)):
+    # (S3-compatible stores take AWS's names for their own keys' formats: R2's 64 hex digits, Spaces'
+    # and OCI's base64; a random value of another length than AWS's 40 is one of those)
+    s3_compatible = provider and provider[0].lower().startswith("aws") and len(value) != 40
+    s3_compatible = s3_compatible and len(value) >= 32 and random_enough(value)
+    if NOT_SECRET_NAME.search(name) or (provider and KEY_ALPHABET.fullmatch(value) and not s3_compatible):
         return False
     if word.lower() == "signingkey" and GIT_SIGNING_KEY.fullmatch(value):
         return False  # git's user.signingkey: a GPG key's id or fingerprint, a path, a public key
@@ -353,6 +358,7 @@ def keyed_value_is_secret(
     if (
         IDENTIFIER.match(value)
         and not (quote and re.search(r"\d[A-Za-z]", value))
+        and not (quote and value.count("(") + value.count("[") != value.count(")") + value.count("]"))
         and not (quote and password_name and "." in value and re.search(r"\d", value))  # `Jun670.paprikaJ`
         and not (password_name and any(random_mixed(part) for part in value.split(".")))  # `EJALgz4rp.zce…`
         and not (password_name and (quote or environment or sep.strip() == ":") and passphrase(value))
@@ -370,6 +376,8 @@ def keyed_value_is_secret(
     if joined and not any(random_part(part) for part in re.split(r"[_-]", value)):
         # (a secret a person chose may be a passphrase too: `WEBHOOK_SECRET=nutmeg_kettle_walrus`)
         phrase = secret_name and len(re.split(r"[_-]", value.rstrip("0123456789_-"))) >= 3
+        if typed_phrase(value) and (password_name or secret_name or re.search(r"(?i)token$", word)):
+            return True  # `Bramble-Heron-150`, `otter-Basin-5561`: chosen, not a resource's name
         return (password_name or phrase) and not CONCEPT_WORDS.search(value)
     if re.fullmatch(r"\d+", value) or (
         re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]*)*\d?", value) and not few_letters_vowels(value)
@@ -396,6 +404,16 @@ def keyed_value_is_secret(
     if secret_name and typed and not CONCEPT_WORDS.search(value):
         return True  # a secret a person chose, like a password: `M34d0w-50`
     return len(value) >= 8 and random_enough(value)
+
+
+def typed_phrase(value: str) -> bool:
+    """Words joined by `-`/`_`, one after the first capitalised, ending in two digits or more
+    (`Hemlock-Valve-2481`, `ssh-Build-Pass-451`): a passphrase a person typed. Resource names in
+    configs are lowercase (Kubernetes', DNS's) or constants (`DB_PASSWORD_2`), never this."""
+    return (
+        re.fullmatch(r"[A-Za-z]+(?:[_-][A-Za-z]+)*[_-][A-Z][a-z]+(?:[_-][A-Za-z]+)*[_-]?\d{2,}", value)
+        is not None
+    )
 
 
 def random_part(part: str) -> bool:
@@ -499,6 +517,12 @@ def kind_of(name: str) -> str:
     return "generic_password" if PASSWORD_NAME.search(name) else "generic_api_key"
 
 
+# a key's section before it at a line's start: Asterisk's pjsip wizard's `outbound_auth/password=…`
+SECTION_PREFIX = re.compile(r"[ \t]*[A-Za-z_][\w-]*/\Z")
+# `grep -n`'s `12:` and `grep -rn`'s `.env:12:` before a line: the line as its file holds it
+GREP_PREFIX = re.compile(r"[ \t]*(?:[\w./-]+:)?\d+:\Z")
+
+
 def find_keyed(
     text: str, lowered: str, hits: Iterator[re.Match[str]] | None = None
 ) -> Iterator[tuple[int, int, str]]:
@@ -514,14 +538,16 @@ def find_keyed(
         before = text[start - 2 : start]
         # (but a name followed by its own colon is a key: Hiera's `profile::database::password: …`)
         prefixed = (before == "::" or re.match(r"[\w}]:", before) is not None) and (
-            NAMESPACED_KEY.match(text, start) is None
+            not GREP_PREFIX.match(text, text.rfind("\n", 0, start) + 1, start)
+            and NAMESPACED_KEY.match(text, start) is None
             and not POWERSHELL_SCOPE.search(text, max(0, start - 9), start)
             and not (
                 KEYFILE_SECRET.match(text, start)
                 and KEYFILE_PATH.match(text, text.rfind("\n", 0, start) + 1, start)
             )
         )
-        if text[start - 1 : start] in ("/", "<") or prefixed:
+        sectioned = SECTION_PREFIX.match(text, text.rfind("\n", 0, start) + 1, start) is not None
+        if (text[start - 1 : start] in ("/", "<") and not sectioned) or prefixed:
             # `/forgot-password`, `…:secret:MySecret-a1b2c3` (an ARN), `AWS::IAM::AccessKey`, and
             # `<key>`, an XML tag (the rule for `<…Password>…</…Password>` reads those); but
             # Pulumi's `acme:dbPassword: …` is a namespaced key and its value

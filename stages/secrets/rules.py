@@ -124,8 +124,9 @@ PROSE_END = r'(?:\s|$|\\?"[,}\]])'
 # A line's end, also where a JSON string holding the text closes (`…requirepass x"}`): after a
 # value that would take the quote, the value is lazy
 LINE_END = r'[ \t]*(?=\r?\n|$|\\?"[,}\]])'
-# ... and a line's start, also where a JSON string opens (`{"content": "requirepass …`)
-LINE_START = r'(?:^|\n|[:\[,][ \t]*\\?")[ \t]*'
+# ... and a line's start, also where a JSON string opens (`{"content": "requirepass …`), and after
+# the line's number where a listing shows one (`grep -n`'s `1037:`, `cat -n`'s, an agent's `12→`)
+LINE_START = r'(?:^|\n|[:\[,][ \t]*\\?")[ \t]*(?:(?:[\w./-]+:)?\d+[:\t\u2192-][ \t]*)?'
 # ... the same in a pattern, as `(?m)^` is: a line's start or a JSON string's opening quote
 BOL = r'(?m)(?:^|(?<=[:\[,]")|(?<=[:\[,] "))'
 
@@ -192,6 +193,11 @@ def told_in_a_sentence(value: str) -> bool:
     (`available**`: Markdown's emphasis is no sign)."""
     if value.strip("*_~").isalpha() or re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", value) or "\\" in value:
         return False  # also a constant's name (GNUTLS_E_DECRYPTION_FAILED) or troff (`locked\&.`)
+    if re.fullmatch(
+        r"(?i)(?:env|environment|vault|keychain|ssm|secrets?|config)[_-](?:vars?|variables?|files?|store)",
+        value,
+    ):
+        return False  # where it went: "move the password to env_var"
     if re.fullmatch(r"[A-Z]{2,}[-_]?\d+(?:[-_]\d+)*[a-z]?|v?\d[\d.,:/-]*%?", value):
         return False
     if (
@@ -226,8 +232,12 @@ SECRET_FIELD = (
 )
 # The one line a command printed, after the rest of its own line (no pipe or redirection took it)
 # (oclif's CLIs, Heroku's, put their warnings first, each line led by U+203A)
+# (Codex's transcripts lead a command's output with `└`, Claude Code's with `⎿`)
+OUTPUT_LEAD = r"(?:[ \t]*[\u2514\u23bf][ \t]*)?"
 PRINTED = (
-    r"[^\n|>]*\r?\n(?:directory:[^\n]*\r?\n)?(?:[ \t]*\u203a[^\n]*\r?\n)*(?:stdout:[ \t]*)?"
+    r"[^\n|>]*\r?\n"
+    + OUTPUT_LEAD
+    + r"(?:directory:[^\n]*\r?\n)?(?:[ \t]*\u203a[^\n]*\r?\n)*(?:stdout:[ \t]*)?"
     r"[\"']?([^\s\"']{6,300})[\"']?[ \t]*"
     r"(?=\r?\n|$|\\?[\"'][,}\]])"
 )
@@ -406,6 +416,8 @@ def not_a_dotted_name(value: str) -> bool:
     """`api_key.value`, `self.creds.token` name a value in code; `oHIL3mk.Vhu0LY.FK1U…` (parts
     mixing digits into letters) is a dotted token."""
     dotted_name = re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", value) is not None
+    if re.fullmatch(r"~?/[\w.-]+(?:/[\w.-]+)*", value):
+        return False  # a file's path (`AWS_SHARED_CREDENTIALS_FILE`'s `/credentials/cloud`)
     return not dotted_name or re.search(r"\d[A-Za-z]", value) is not None
 
 
@@ -1523,7 +1535,10 @@ STRUCTURES: list[Rule] = [
         "-u --user",
         r"(?:--user|-u)[ =]\\?['\"]?[^\s:'\"\\]{1,100}:(?!:)['\"]?([^\s'\"\\]{3,200})",  # not Perl's A::B
         # not a call (`-u ".s:Escape(fnamemodify(…`), nor a placeholder's words (`-u ID:CLIENT_SECRET`)
-        check=lambda s: not re.search(r"\w\(", s) and literal_password(s) and not metavariable(s),
+        # nor a URL (beeline's `-u "jdbc:hive2://…"`)
+        check=lambda s: (
+            not re.search(r"\w\(", s) and "//" not in s and literal_password(s) and not metavariable(s)
+        ),
         entropy=2.0,
         not_after=r"\w-",
     ),
@@ -1680,7 +1695,8 @@ STRUCTURES: list[Rule] = [
         "generic_password",
         "",
         r"kubectl(?<![\w-]kubectl)[ \t]+get[ \t]+secrets?\b[^\n]*jsonpath=[^\n]*\.data\b[^\n]*\r?\n"
-        r"(?![$#>])([^\s]{6,300})(?=\r?\n|$)",
+        + OUTPUT_LEAD
+        + r"(?![$#>])([^\s]{6,300})(?=\r?\n|$)",
         not_after="",
     ),
     # What a command prints when asked for one named secret is that secret, alone on the next line
@@ -1984,6 +2000,7 @@ STRUCTURES: list[Rule] = [
             + r"(?:\s+-[A-Za-z]+)*\s+(?:target=|userid=|(?:target|catalog|auxiliary)\s+)?['\"]?[\w$#]+/"
             r"([^\s/@'\"]{3,200})(?=@|['\"\s]|$)",
             not_after="",
+            check=literal_password,  # not a manual's `username/password@…`
         )
         for tool in ("sqlplus", "expdp", "impdp", "sqlldr", "rman")
     ),
@@ -2014,17 +2031,19 @@ STRUCTURES: list[Rule] = [
     ),
     rule(
         "cli_credentials",
-        "passwd kinit realm keystore",
+        "passwd kinit realm keystore sudo gpg",
         ECHOED + r"(?P<secret>[^'\"\n]{3,200})(?P=q)[ \t]*\|[ \t]*"
         r"(?:sudo[ \t]+)?(?:passwd[ \t]+--stdin|kinit|realm[ \t]+join|\S*-keystore[ \t]+add\b"
-        r"|sshfs\b[^\n]*password_stdin)",
+        # (`sudo -S` reads the password from its input, gpg from descriptor 0 when told so)
+        r"|sshfs\b[^\n]*password_stdin|sudo(?:[ \t]+-\w+)*[ \t]+-S\b|gpg\b[^\n|]*--passphrase-fd[ =]0\b)",
         not_after="",
         check=literal_password,
     ),
     rule(
         "cli_credentials",
-        "kinit realm",
-        r"(?:kinit|realm[ \t]+join)\b[^\n<|]*<<<[ \t]*(?:'([^'\n]{3,200})'|\"([^\"\n]{3,200})\")",
+        "kinit realm sudo",
+        r"(?:kinit|realm[ \t]+join|sudo(?:[ \t]+-\w+)*[ \t]+-S)\b[^\n<|]*<<<[ \t]*"
+        r"(?:'([^'\n]{3,200})'|\"([^\"\n]{3,200})\")",
         not_after="",
         check=literal_password,
     ),
@@ -2096,7 +2115,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         ":5432: :*:",  # PostgreSQL's port or a wildcard one: the pattern has no literal to lead it
-        BOL + r"[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.@*-]+:([^\s:]{3,200}?)" + LINE_END,
+        BOL + r"[ \t]*[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.@*-]+:([^\s:]{3,200}?)" + LINE_END,
         not_after="",
         check=literal_password,
     ),
@@ -2485,14 +2504,19 @@ STRUCTURES: list[Rule] = [
         )
         for words, cjk in (
             ("密码 密碼 口令 パスワード 暗証番号 비밀번호 비번 암호", True),
+            (
+                "授权码 授權碼 シークレット 密钥 秘钥 令牌",
+                True,
+            ),  # an authorisation code, a secret, a key, a token
             ("पासवर्ड পাসওয়ার্ড รหัสผ่าน סיסמה סיסמת סיסמא", True),
             (r"كلمة\sالمرور كلمة\sمرور كلمة\sالسر رمز گذرواژه", True),
             (
                 "contraseña contrasena passwort kennwort senha пароль parola wachtwoord hasło haslo lösenord "
-                "lösenordet passord passordet adgangskode salasana heslo jelszó şifre şifresi κωδικός",
+                "lösenordet passord passordet adgangskode salasana heslo jelszó şifre şifresi κωδικός "
+                "clave palavra-passe initialpasswort startpasswort schlüssel",
                 False,
             ),
-            (r"mot\sde\spasse mật\skhẩu kata\ssandi", False),
+            (r"mot\sde\spasse mật\skhẩu kata\ssandi clé\sde\ssécurité", False),
         )
         for word in words.split()
         for separator, check in (
@@ -2551,11 +2575,28 @@ STRUCTURES: list[Rule] = [
         for word, suffix, glued in (
             *(
                 (w, "", False)
-                for w in ("password", "passphrase", "pw", "passwort", "kennwort", "contraseña", "senha")
+                for w in (
+                    "password",
+                    "passphrase",
+                    "pw",
+                    "passwort",
+                    "kennwort",
+                    "contraseña",
+                    "senha",
+                    "palavra-passe",
+                )
             ),
             *(
                 (w, "", False)
-                for w in ("wachtwoord", "hasło", "haslo", "пароль", "salasana", "heslo", "jelszó")
+                for w in (
+                    "wachtwoord",
+                    "hasło",
+                    "haslo",
+                    "пароль",
+                    "salasana",
+                    "heslo",
+                    "jelszó",
+                )
             ),
             *((w, "", False) for w in (r"mot\sde\spasse", r"mật\skhẩu", r"kata\ssandi", "κωδικός", "κωδικό")),
             ("lösenord", "(?:et)?", False),  # Swedish, Norwegian, Danish: the definite form
@@ -3251,6 +3292,7 @@ STRUCTURES: list[Rule] = [
         )
         for names, name_before, check in (
             ("password|passwd", r"[\w.-]*", spaced_password),  # the rest of the name before the word
+            ("pass", "", spaced_password),  # fetchmail's `pass "…"`, mbsync's `Pass …`
             ("api_?key", r"[\w.-]*", lambda value: machine_made(value)),  # Fluent Bit's `apikey  …`
             (
                 "requirepass|masterauth|auth_pass|bindpw|authldapbindpassword|oidcclientsecret|oidccryptopassphrase",
@@ -3555,7 +3597,7 @@ STRUCTURES: list[Rule] = [
         "generic_password",
         ".data.",
         r"\{\.data\.[\w.-]*(?:password|passwd|token|secret|key)[\w.-]*\}\\?[\"']?\s*\|\s*base64\s+(?:-d|--decode)"
-        r"[^\n]*\n([^\s$#][^\s]{5,200})[ \t]*(?:\n|$)",
+        r"[^\n]*\n" + OUTPUT_LEAD + r"([^\s$#][^\s]{5,200})[ \t]*(?:\n|$)",
         not_after="",
         check=literal_password,
     ),

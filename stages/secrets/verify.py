@@ -147,6 +147,8 @@ def b64_pem_ok(blob: str) -> bool:
 STAND_IN = re.compile(
     r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder"
     r"|(?:change|replace|set)[_-]?me\b|autogenerate|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
+    # (Korean's, Japanese's and Chinese's "here"; autoconf's `@X@`)
+    r"|여기에|ここに|在此|not[_-]a[_-]real|^@@?[A-Za-z_][\w.]*@@?$"
 )
 
 
@@ -213,6 +215,9 @@ def dollar_as_character(value: str, quoted: bool = True) -> str:
 
     def character(dollar: re.Match[str]) -> str:  # (unquoted, a value that starts with `$` is a variable)
         named = VARIABLE.fullmatch(dollar.group(1)) or (not quoted and dollar.start() == 0)
+        glued = dollar.start() > 0 and value[dollar.start() - 1].isalnum()
+        if named and glued and re.fullmatch(r"(?:[A-Z][a-z]+)+\d*", dollar.group(1)):
+            return "S"  # `Tamarind$Ledge4`: no one glues a `$Ledge4` variable to a word
         return "$" if named else "S"
 
     return re.sub(r"\$(?=([A-Za-z_]\w*))", character, value)
@@ -338,8 +343,11 @@ def token_is_stand_in(token: str) -> bool:
     body = re.sub(r"^[A-Za-z0-9]{1,8}[_.-](?:[a-z0-9]{2,7}[_.-])?", "", token)
     if marked_stand_in(token) or re.search(r"(.)\1{11,}", body):
         return True  # gitleaks' fps and Nosey Parker's negatives are mostly runs like these
-    # A phrase of capitalised words, like SlackAppConfigurationAccessTokenHere, is an example.
-    return re.fullmatch(r"(?:[A-Z][a-z]{2,})+", body) is not None
+    # A phrase of capitalised words, like SlackAppConfigurationAccessTokenHere, is an example (but
+    # one or two after a prefix are a typed password's: `R3dW1ne-Cellar`)
+    return (
+        re.fullmatch(r"(?:[A-Z][a-z]{2,})+" if body == token else r"(?:[A-Z][a-z]{2,}){3,}", body) is not None
+    )
 
 
 BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"

@@ -233,11 +233,18 @@ def test_a_literal_compared_with_a_secret_named_variable_is_redacted():
 
 
 def test_a_provider_name_decides_only_for_values_in_a_key_alphabet():
-    # 42 base64 characters under AWS's name: a malformed AWS key, not redacted by the keyed rule
-    malformed = "q7Zr2mXk9TbW4pLs8vNd3HcY6fGj1aRe5uKo+/Qw7z"
-    assert len(malformed) == 42 and kinds(f"token = {malformed}") == ["generic_api_key"]
-    assert find_secrets(f"aws_secret_access_key = {malformed}") == []
+    # 40 characters under AWS's name, AWS's length, but not its format (no digit): malformed
+    malformed = "qZrmXkTbWpLsvNdHcYfGjaReuKoQwzBnMxCvLkJh"
+    assert len(malformed) == 40 and find_secrets(f"aws_secret_access_key = {malformed}") == []
     assert kinds('aws_secret_access_key = "Tr0ub4dor&3!horse"') == ["generic_api_key"]
+
+
+def test_s3_compatible_keys_under_aws_names_are_redacted_at_their_own_lengths():
+    # Cloudflare R2's 64 hex digits, OCI's and DigitalOcean Spaces' base64: AWS's names, not its format
+    r2 = "9c2b1f0e8d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c"
+    oci = "+zGBXRGoKsJ3R36nIyvWTQ+Qb5IRhvOtRcFTHsw4zQI="
+    for value in (r2, oci):
+        assert kinds(f"aws_secret_access_key = {value}") == ["generic_api_key"]
 
 
 @pytest.mark.parametrize(

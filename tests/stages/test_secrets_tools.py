@@ -1,0 +1,197 @@
+"""What eight more blind sets showed (docs/redaction.md, "Agent transcripts, databases,
+infrastructure, messaging, clouds, web frameworks, other languages, shell history"): one tool's
+syntax each (tools.py), listings' line numbers, S3-compatible keys under AWS's names, typed
+passphrases under a secret's or a token's name. Values here are typed or generated for the test."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from pica.stages.secrets import find_secrets, redact
+
+HEX32 = "5a7c27abe69d81face076689721a61d5"
+B64_32 = "IggXgjZLpZ6g9aGENzCGDr55U2ZFyVgJisYoOLSCmAI="
+K3S = "K10" + "3f9c2a7d1e8b4c6f" * 4 + "::server:" + "9e2b7c1f4a8d3e6b9c0f3f9c2a7d1e8b"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # databases' own login syntax
+        ("db2 connect to SAMPLE user db2admin using Cider!Press!23\n", "Cider!Press!23"),
+        ("bteq <<EOF\n.LOGON tdprod/etl_batch,Bison!Plains!48;\n", "Bison!Plains!48"),
+        ("$ isql -v ORA_FIN fin_ro Crimson.Leaf.2018\n", "Crimson.Leaf.2018"),
+        ("$ mysqlsh --uri clusteradmin:Cl0udyMorn1ng@mysql-node1:3306\n", "Cl0udyMorn1ng"),
+        ("grafana-cli admin reset-admin-password 'grafanaOps!2291x'\n", "grafanaOps!2291x"),
+        ("sentinel auth-pass mymaster Drifting#Kelp#45\n", "Drifting#Kelp#45"),
+        ('<void property="password">\n  <string>Tq7!verMoss</string>\n', "Tq7!verMoss"),
+        ("      *:*:*:barman:W4lnut_Grove_88\n", "W4lnut_Grove_88"),
+        # orchestrators' printed tokens and keys
+        (f"K3S_URL=https://10.0.0.5:6443 K3S_TOKEN={K3S} sh -\n", K3S[-32:]),
+        (
+            "Accessor ID  = aa982840-ca94-46c8-b174-7710ca7c7190\nSecret ID    = 108401c7-38fc-47f6-a8ad-44d5a878ff8f\n",
+            "108401c7-38fc-47f6-a8ad-44d5a878ff8f",
+        ),
+        (
+            "Key                  Value\n---                  -----\ntoken                s.SkCEupNJiYHFPPWv6Zd4JUDa\n"
+            "token_duration       720h\n",
+            "s.SkCEupNJiYHFPPWv6Zd4JUDa",
+        ),
+        (
+            "$ vault operator unseal JEyuViDJFMLAWgUILhePTXb+y71CYnQ7uMJBUdDNDUwO\n",
+            "JEyuViDJFMLAWgUILhePTXb+y71CYnQ7uMJBUdDNDUwO",
+        ),
+        (f'{{"datacenter": "eu", "encrypt": "{B64_32}"}}', B64_32),
+        (f"$ consul keygen\n{B64_32}\n", B64_32),
+        (
+            ">>> get_random_secret_key()\n'9vtnpx7))c0f62g5+oo=-+$ib269-u0chr)=j=j!zvj@ww==ni'\n",
+            "9vtnpx7))c0f62g5+oo=-+$ib269-u0chr)=j=j!zvj@ww==ni",
+        ),
+        (
+            'PS C:\\src> pulumi config set cloudflare:apiToken "UHX9pkmN-iE18de6zlZ68DolWIt7Y1NO" --stack prod\n',
+            "UHX9pkmN-iE18de6zlZ68DolWIt7Y1NO",
+        ),
+        (
+            "# pulumi config --show-secrets\nKEY                    VALUE\napp:dbPassword         mossyStone_51!\n",
+            "mossyStone_51!",
+        ),
+        ('{"ParameterKey": "GrafanaAdminPassword", "ParameterValue": "Glacier#Fjord88"}', "Glacier#Fjord88"),
+        ('SecretValue.unsafe_plain_text("Juniper.Crane.77")', "Juniper.Crane.77"),
+        ('"adminPassword": { "value": "Olive&Tower91!" }', "Olive&Tower91!"),
+        (
+            "aws ssm put-parameter \\\n  --name /app/SMTP_PASSWORD \\\n  --type SecureString \\\n"
+            "  --value 'M1dnight-Ferry!' \\\n  --overwrite\n",
+            "M1dnight-Ferry!",
+        ),
+        (
+            "$ az cosmosdb keys list --name c --resource-group rg --query primaryMasterKey -o tsv\n"
+            "R/W77a1lhBGm4ZYK2k3D/pTbyHHNUeGjU4Q6VguJDCGY0z2lp0XcKpQ2W7+CTKCn/5l7nsbLbKPsMwk8d60oZw==\n",
+            "R/W77a1lhBGm4ZYK2k3D/pTbyHHNUeGjU4Q6VguJDCGY0z2lp0XcKpQ2W7+CTKCn/5l7nsbLbKPsMwk8d60oZw==",
+        ),
+        (
+            "||  SecretAccessKey|  lQwIjmBwGzXov32ha1d7nGKNZ9qwyqnho/k69zk/   ||\n",
+            "lQwIjmBwGzXov32ha1d7nGKNZ9qwyqnho/k69zk/",
+        ),
+        (
+            "AWS Secret Access Key [None]: xytjl/bmCnmjFTWORWkrpFdjQ/VwNVwefsr/ytzL\n",
+            "xytjl/bmCnmjFTWORWkrpFdjQ/VwNVwefsr/ytzL",
+        ),
+        # an access key's id, then its secret
+        (
+            'oss.New("https://oss-cn-hangzhou.aliyuncs.com", "LTAI5tsLK8uLxBmMtFFNB5Ml", "rgOwFCBoLZhDeoX6jjRsGPOWwgXmln")',
+            "rgOwFCBoLZhDeoX6jjRsGPOWwgXmln",
+        ),
+        (
+            'credentials.NewStaticV4("R1OXPC8AIHBX76IM87MF", "ryhzJKazW0ochZbTHc4FojFavWtF3T9TaHlZCzE4", "")',
+            "ryhzJKazW0ochZbTHc4FojFavWtF3T9TaHlZCzE4",
+        ),
+        (
+            "Access Key,Secret Key\nTLU8KPDQ2XDMTLY7NLR9,rtEq91vDbt76OZUDbar0HrfESbRXXTnewShI4tgC\n",
+            "rtEq91vDbt76OZUDbar0HrfESbRXXTnewShI4tgC",
+        ),
+        (
+            "aws_secret_access_key = +zGBXRGoKsJ3R36nIyvWTQ+Qb5IRhvOtRcFTHsw4zQI=\n",
+            "+zGBXRGoKsJ3R36nIyvWTQ+Qb5IRhvOtRcFTHsw4zQI=",
+        ),
+        ("00573f9c84bbbe9000000004a K0045uSf6n3jAT5pIUTv8zpB5F6Kgsh\n", "K0045uSf6n3jAT5pIUTv8zpB5F6Kgsh"),
+        (
+            "const resend = new Resend('re_FpjtyHVx_YoWXQseHhmLnaNLIcwQf8AFF');",
+            "re_FpjtyHVx_YoWXQseHhmLnaNLIcwQf8AFF",
+        ),
+        ("cargo login cio6poridfWQVtVpqKJkFoguaVlfhWkgBmj\n", "cio6poridfWQVtVpqKJkFoguaVlfhWkgBmj"),
+        (
+            "      WORDPRESS_NONCE_KEY: 'z.kO]=v&Iih2,Vu<S?vE/!x9#Lm2@Pq8*Rt5^Wy7(Zb3)Kd'\n",
+            "z.kO]=v&Iih2,Vu<S?vE/!x9#Lm2@Pq8*Rt5^Wy7(Zb3)Kd",
+        ),
+        (
+            "APP_KEY=base64:UYlOwM2+K9IF+WwN8s5knlv34VSMoRH6gmZrJ5uyFzM=\n",
+            "base64:UYlOwM2+K9IF+WwN8s5knlv34VSMoRH6gmZrJ5uyFzM=",
+        ),
+        (f"api_hash = '{HEX32}'\n", HEX32),
+        # chat and mail servers
+        ("https://chat.greenfield.coop/hooks/ddztio3ld2m9vrtj6314hyutpk\n", "ddztio3ld2m9vrtj6314hyutpk"),
+        ("LoadModule = nickserv Kraken_Tide_3673\n", "Kraken_Tide_3673"),
+        ("<Network corpirc>\n    Server = irc.internal.acme.com +6697 Mo5Coclj3HXAnT\n", "Mo5Coclj3HXAnT"),
+        ("PASS nils/efnet:Orchid%Lake96\nNICK nils\n", "Orchid%Lake96"),
+        ("register => 4420013:SihbOOC6z4FV@sip.voipgate.nl/4420013\n", "SihbOOC6z4FV"),
+        ("smtp.fastmail.com:465   backups@dunmore.family:Bison&Creek2251\n", "Bison&Creek2251"),
+        ("[relay.brevo.com]:587 ops@seabright.tv:7FX02PT0BFo7vQWENGFa2TQG\n", "7FX02PT0BFo7vQWENGFa2TQG"),
+        ('  pass "bRKebWJq1YowNd"\n', "bRKebWJq1YowNd"),
+        ("Pass 16egzvxhq7dcnans\nSSLType IMAPS\n", "16egzvxhq7dcnans"),
+        ("outbound_auth/password=Saffron!Dock813\n", "Saffron!Dock813"),
+        # shells
+        ("echo 'Larkspur#2Fox' | sudo -S apt-get update\n", "Larkspur#2Fox"),
+        ("sudo -S <<< 'Cinder&Smoke_71' docker ps\n", "Cinder&Smoke_71"),
+        ("echo 'Hollyhock!Bend27' | gpg --batch --passphrase-fd 0 --decrypt s.gpg\n", "Hollyhock!Bend27"),
+        (
+            "echo 'Glacier-Moraine-Echo-44' > /tmp/.vp && ansible-vault decrypt v.yml --vault-password-file /tmp/.vp\n",
+            "Glacier-Moraine-Echo-44",
+        ),
+        ("set -gx BORG_PASSPHRASE 'Ember.Kiln.Smith.9'\n", "Ember.Kiln.Smith.9"),
+        (
+            "sudo useradd -m -p \"$(openssl passwd -6 'Lantern.Festival.2025')\" intern01\n",
+            "Lantern.Festival.2025",
+        ),
+        ("unzip -P Xk4bQ9wR2mTn customer_export.zip -d export/\n", "Xk4bQ9wR2mTn"),
+        ("  503  mysqldump -uroot -pR3dW1ne-Cellar --single-transaction app > app.sql\n", "R3dW1ne-Cellar"),
+        # listings' line numbers, an agent's output marks
+        ("     1037:requirepass T3mp3st#Orion\n", "T3mp3st#Orion"),
+        ("x\n.env:12:DB_PASSWORD=Xk29fLq8Rz3MvT7w\n", "Xk29fLq8Rz3MvT7w"),
+        (
+            "• Ran kubectl get secret db -o jsonpath='{.data.password}' | base64 -d\n  └ Quartz!Meadow22",
+            "Quartz!Meadow22",
+        ),
+        # typed passphrases under a secret's, a token's or a password's name
+        ("[fop2]\nsecret = Bramble-Heron-150\n", "Bramble-Heron-150"),
+        ('    token   = "otter-Basin-5561"\n', "otter-Basin-5561"),
+        ('ssh_password = "ssh-Build-Pass-451"\n', "ssh-Build-Pass-451"),
+        ("pass_phrase=Sequoia-Ridge-7741\n", "Sequoia-Ridge-7741"),
+        ("ansible_ssh_pass: Tamarind$Ledge4\n", "Tamarind$Ledge4"),
+        ('          password: "dATGXndQoqNKOrB(ySnP"\n', "dATGXndQoqNKOrB(ySnP"),
+        ("MJ_APIKEY_PRIVATE=705a13d876579b0cdcdf581805c53663\n", "705a13d876579b0cdcdf581805c53663"),
+        # other languages' words
+        ("Clé de sécurité : Bouchon-Lyonnais-69\n", "Bouchon-Lyonnais-69"),
+        ("clave: Cordillera.2024\n", "Cordillera.2024"),
+        ("Palavra-passe inicial: Tejo.Azul.8820\n", "Tejo.Azul.8820"),
+        ("Initialpasswort: Start!Herbst2024\n", "Start!Herbst2024"),
+        ("チャネルシークレット：2a6eaa77a6b82203f91c9b0f396726c9\n", "2a6eaa77a6b82203f91c9b0f396726c9"),
+        ("授权码：xqbmfkzrwlpdheja（不是登录密码！）\n", "xqbmfkzrwlpdheja"),
+        ("contraseña de aplicación: xgmc qlti hwzh hhld\n", "xgmc qlti hwzh hhld"),
+    ],
+)
+def test_a_tools_credential_is_redacted(text, secret):
+    assert secret not in redact(text)
+
+
+def test_a_kubernetes_secrets_data_is_judged_decoded():
+    url = base64.b64encode(b"postgres://metabase:Cardinal-Wharf-61@pg.data.svc:5432/metabase").decode()
+    user = base64.b64encode(b"admin").decode()
+    manifest = f"kind: Secret\napiVersion: v1\ndata:\n  MB_DB_CONNECTION_URI: {url}\n  username: {user}\n"
+    assert url not in redact(manifest) and user in redact(manifest)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'sql_password: "@SQL_PASSWORD@"\n',  # autoconf's placeholder
+        "KAKAO_ADMIN_KEY=여기에_어드민_키_입력\n",  # "enter the admin key here"
+        'req.Header.Set("Authorization", "Bearer not-a-real-token")\n',
+        "      env:\n        - name: AWS_SHARED_CREDENTIALS_FILE\n          value: /credentials/cloud\n",
+        '$ beeline -u "jdbc:hive2://hive.corp.local:10000/default;principal=hive/_HOST@CORP.LOCAL"\n',
+        "    dbt: move redshift password to env_var, rotate dbt_prod credentials\n",
+        "    sqlplus username/password@[//]host[:port][/service_name]\n",
+        "NEXTAUTH_SECRET=<generate with: openssl rand -base64 32>\nGITHUB_ID=<your-github-oauth-app-id>\n",
+        "$ age-keygen -y ~/.config/sops/age/keys.txt\nage1u0krjfvf4eelgx3patq5jn4g7ewyq6aurd7s409u7wy5de3ymh2639smvm\n",
+        "Name             Type        Global  Accessor ID                           Expired\n"
+        "Bootstrap Token  management  true    28cb5d5a-24be-413a-bee7-2e730e59e705  false\n",
+        'aws ssm put-parameter --name "MyParameter" --type "String" --value "Vici" --overwrite\n',
+        "secretName: App-Tls-2024\nsecret: mysql-secret-01\n",  # resources' names
+        "    pass through\n",
+        'url = "http://User:Pass@www.python.org:080/"\n',  # a capitalised word alone stands in
+        'pw = getpass.getpass(f"Password for REPORTING@RPTPDB: ")\n',
+    ],
+)
+def test_what_the_forty_third_to_fiftieth_sets_showed_redacted_wrongly_is_left_alone(text):
+    assert find_secrets(text) == []
