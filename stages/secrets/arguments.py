@@ -144,6 +144,12 @@ LOGIN_CALLS = [
         "blitzgateway",  # OMERO's `BlitzGateway('user', '…', host=…)`
         r"wifi\w*\.(?:begin|addap)",  # Arduino's `WiFi.begin("ssid", "…")`, `wifiMulti.addAP(…)`
         r"pdo->__construct",  # a PHP stack trace's `PDO->__construct('mysql:…', 'user', '…')`
+        "newdialer",  # gomail's `NewDialer(host, port, "user", "…")`
+        r"ftp\.open",  # LuaSocket's
+        r"->auth",  # Perl's Net::SMTP `$smtp->auth('user', '…')`
+        r"\.bind",  # LDAP's `l.Bind("CN=…,DC=…", "…")`
+        r"simple_bind\w*",  # python-ldap's `simple_bind_s(dn, "…")`
+        "ldap_bind",  # PHP's `ldap_bind($c, "user", "…")`
     )
 ]
 # One argument: a quoted literal, perhaps converted (`.to_owned()`, `.toCharArray()`), or anything else
@@ -152,6 +158,7 @@ ARGUMENT = re.compile(
 )
 CALLS = CREDENTIAL_CALLS + LOGIN_CALLS  # each led by literal words
 USER = re.compile(r"[\w.@+-]{1,64}")
+DISTINGUISHED_NAME = re.compile(r"(?i)(?:cn|uid)=[^,=]+(?:,[a-z]+=[^,=]+)+")  # an LDAP user
 LOCATOR = re.compile(r".*(?:://|[:/;=]).*|[\w-]+(?:\.[\w-]+)+|\d+")  # a URL, DSN, path, host or number
 
 
@@ -182,8 +189,9 @@ def find_logins(text: str, calls: Calls) -> Iterator[tuple[int, int, str]]:
                 break
             if literal in ("anonymous", "ftp"):
                 break  # anonymous FTP's password is an address given as a courtesy
-            user = (
-                literal is not None and USER.fullmatch(literal) is not None and not LOCATOR.fullmatch(literal)
+            user = literal is not None and (
+                (USER.fullmatch(literal) is not None and not LOCATOR.fullmatch(literal))
+                or DISTINGUISHED_NAME.fullmatch(literal) is not None
             )
             at = argument.end() + 1  # past the comma
 

@@ -14,6 +14,7 @@ whole assignment from the start of the name: text without those words costs one 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -196,13 +197,14 @@ NOT_SECRET_NAME = re.compile(
     r"|encrypted[_-]?(?:key|password|secret|value|data)s?$"  # ciphertext: Pulumi's `encryptedkey`
     r"|(?<![a-z])site[_-]?key|(?-i:(?<=[a-z])Site[_-]?Key)"  # a CAPTCHA's site key is served in the page
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public
+    r"|hashed_?secret"  # detect-secrets' baseline: a SHA-1 of the secret, not the secret
     # the password manager; DocuSign's OAuth client id; a Helm chart's Kubernetes secret's name
     r"|^1password$|^keepass(?:xc)?$|integration[ _-]?key|existing[_-]?secret"
     r"|encryptionsalt"  # Pulumi's stack salt: it salts the passphrase's key, stored by design
     r"|(?<![a-z])seeds$|seed_?(?:hosts?|nodes?|provider|list)"  # a cluster's first hosts (Cassandra's)
     r"|websocket-(?:key|accept)"  # the handshake's nonce and its hash (RFC 6455)
     r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs
-    r"|request_?token|idempotency|change_?token|lock_?token"  # keys that make a request idempotent
+    r"|request_?token|idempotency|dedup_?key|change_?token|lock_?token"  # keys that make a request idempotent
     r"|pub_?key|(?:cache|sort|primary|foreign|partition|result|dest|lookup|range|object|s3|group|dict"
     r"|map|index|row|column|config|metadata|field|attr|label|meta|event|state|storage|registry)_?key"
     r"(?:s|_?name)?$"  # keys of a dict, a table, a cache or a bucket: what is looked up, not a secret
@@ -298,6 +300,8 @@ def keyed_value_is_secret(
         # not CMake's `message(CHECK_PASS "found")`, an argument list
         return False
     provider = PROVIDER_NAME.search(re.split(r"[.:/]", name)[-1])  # (`…okta.client-secret`: Spring's)
+    if re.search(r"(?i)client[_-]?secret$", name):
+        provider = None  # an OAuth client's secret, whatever the provider: no provider token format
     # (S3-compatible stores take AWS's names for their own keys' formats: R2's 64 hex digits, Spaces'
     # and OCI's base64; a random value of another length than AWS's 40 is one of those)
     s3_compatible = provider and provider[0].lower().startswith("aws") and len(value) != 40
@@ -308,8 +312,8 @@ def keyed_value_is_secret(
         return False  # git's user.signingkey: a GPG key's id or fingerprint, a path, a public key
     if VALUE_KIND.search(name) and not (password_name and (quote or name.isupper())):
         return False  # in code, `url.password += encoded` is the URL's field, not a password
-    if password_verifier(value):
-        return False
+    if password_verifier(value) or re.match(r"(?i)hmac-sha\d+:", value):
+        return False  # (Vault's audit log writes each token as its HMAC)
     if not any(c.isalnum() for c in value):
         return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)
     # `NAME=value`: a shell's, an env file's; `connection-password=…`, a name no code has (a
@@ -398,12 +402,25 @@ def keyed_value_is_secret(
         return len(value) >= 4 if quote else len(value) >= 6 and not re.fullmatch(r"[A-Z_]+", value)
     if quote and " " in value:
         return False
+    if mixed_case_run(value):
+        return True  # 20 letters or more switching case at random (Logz.io's tokens): no word
     if re.fullmatch(r"[A-Za-z]+", value) or re.fullmatch(r"[A-Z_]{3,}\d*", value):
         return False  # a word or a CONSTANT name (`MYTOKEN1`)
     typed = len(value) >= 8 and re.search(r"\d", value) and re.search(r"[^\w]", value)
     if secret_name and typed and not CONCEPT_WORDS.search(value):
         return True  # a secret a person chose, like a password: `M34d0w-50`
     return len(value) >= 8 and random_enough(value)
+
+
+def mixed_case_run(value: str) -> bool:
+    """Twenty letters or more whose case switches at a quarter of them or more, capitals in a row
+    among them, few long lowercase runs (`UBIQiTEUeYsx…`): random; camelCase words switch once a
+    word (`terminateBlueInstancesOnDeploymentSuccess`)."""
+    if len(value) < 20 or not value.isalpha() or not value.isascii():
+        return False
+    if not re.search(r"[A-Z]{2}", value) or len(re.findall(r"[a-z]{4,}", value)) > 2:
+        return False  # camelCase words: capitals one at a time, long lowercase runs
+    return sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value)) >= len(value) // 4
 
 
 def typed_phrase(value: str) -> bool:

@@ -203,8 +203,8 @@ def told_in_a_sentence(value: str) -> bool:
     if (
         "://" in value
         or value.startswith(
-            ("/", "~", "$", "%", "{", "}", "]", ")")
-        )  # a template's close: `{{ .x.password }}@…`
+            ("/", "~", "$", "%", "{", "}", "]", ")", "(", "[")
+        )  # a template's close: `{{ .x.password }}@…`; a remark's opening
         or re.fullmatch(r"[^@\s]+@[\w-]+\.[\w.]+", value)
         or re.fullmatch(
             r"[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|local|internal|lan|corp|dev|cloud)", value
@@ -657,7 +657,7 @@ TOKENS: list[Rule] = [
         check=random_with_digit,  # not `azurerm_key_vault_secret`, a reference of 24 letters
         not_after="",
     ),
-    rule("google_oauth_access_token", "ya29.", r"ya29\.[\w-]{20,1024}"),
+    rule("google_oauth_access_token", "ya29.", r"ya29\.[\w-]{20,1024}|ya29\.[a-z]\.[\w.-]{20,1024}"),
     # Hugging Face (huggingface.co/docs/hub/security-tokens; gl: huggingface-*; np: huggingface.1)
     rule("huggingface_token", "hf_ api_org_", r"(?:hf_|api_org_)[A-Za-z]{34}" + E, not_after=r"\w"),
     # Rails' `secret_key_base` (config/secrets.yml, credentials): signs and encrypts its cookies
@@ -674,6 +674,8 @@ TOKENS: list[Rule] = [
     # PyPI tokens are macaroons whose base64 starts with the location "pypi.org" (np: pypi.1;
     # warehouse docs/development/token-scanning.rst)
     rule("pypi_token", "pypi-ageichlwas5vcmc", r"pypi-AgEIcHlwaS5vcmc[\w-]{50,}"),
+    # ... and TestPyPI's, whose macaroon names test.pypi.org
+    rule("pypi_token", "pypi-agendgvzdc5wexbplm9yzw", r"pypi-AgENdGVzdC5weXBpLm9yZw[\w-]{50,}"),
     # SendGrid: SG.<22>.<43> (np: sendgrid.1; ds: SendGridDetector)
     rule("sendgrid_api_key", "sg.", r"SG\.[\w-]{22}\.[\w-]{43}" + EW),
     # Twilio API key SIDs: SK + 32 hex (gl: twilio-api-key; np: twilio.1)
@@ -1560,6 +1562,8 @@ STRUCTURES: list[Rule] = [
         # MySQL's `-p` takes its password glued (`-pSECRET`, the rule below); `mysql -u root -p db`
         # asks for it, and `db` is the database (MySQL manual, --password)
         unless=r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb)\b",
+        # a password spray's list (`nxc smb … -u users.txt -p passwords.txt`) is no password
+        check=lambda value: re.fullmatch(r"[\w./~-]+\.(?:txt|lst|list|dic|dict|csv)", value) is None,
     ),
     rule(
         "cli_credentials",
@@ -2031,18 +2035,19 @@ STRUCTURES: list[Rule] = [
     ),
     rule(
         "cli_credentials",
-        "passwd kinit realm keystore sudo gpg",
+        "passwd kinit realm keystore sudo gpg adcli",
         ECHOED + r"(?P<secret>[^'\"\n]{3,200})(?P=q)[ \t]*\|[ \t]*"
         r"(?:sudo[ \t]+)?(?:passwd[ \t]+--stdin|kinit|realm[ \t]+join|\S*-keystore[ \t]+add\b"
         # (`sudo -S` reads the password from its input, gpg from descriptor 0 when told so)
-        r"|sshfs\b[^\n]*password_stdin|sudo(?:[ \t]+-\w+)*[ \t]+-S\b|gpg\b[^\n|]*--passphrase-fd[ =]0\b)",
+        r"|sshfs\b[^\n]*password_stdin|sudo(?:[ \t]+-\w+)*[ \t]+-S\b|gpg\b[^\n|]*--passphrase-fd[ =]0\b"
+        r"|adcli\b[^\n|]*--stdin-password)",
         not_after="",
         check=literal_password,
     ),
     rule(
         "cli_credentials",
-        "kinit realm sudo",
-        r"(?:kinit|realm[ \t]+join|sudo(?:[ \t]+-\w+)*[ \t]+-S)\b[^\n<|]*<<<[ \t]*"
+        "kinit realm sudo vncpasswd",
+        r"(?:kinit|realm[ \t]+join|sudo(?:[ \t]+-\w+)*[ \t]+-S|vncpasswd)\b[^\n<|]*<<<[ \t]*"
         r"(?:'([^'\n]{3,200})'|\"([^\"\n]{3,200})\")",
         not_after="",
         check=literal_password,
@@ -3294,6 +3299,12 @@ STRUCTURES: list[Rule] = [
             ("password|passwd", r"[\w.-]*", spaced_password),  # the rest of the name before the word
             ("pass", "", spaced_password),  # fetchmail's `pass "…"`, mbsync's `Pass …`
             ("api_?key", r"[\w.-]*", lambda value: machine_made(value)),  # Fluent Bit's `apikey  …`
+            # Fluent Bit's `Splunk_Token  …`, `HTTP_Token …`
+            (
+                "token",
+                r"[\w.-]*_",
+                lambda value: machine_made(value) or re.fullmatch(UUID, value, re.I) is not None,
+            ),
             (
                 "requirepass|masterauth|auth_pass|bindpw|authldapbindpassword|oidcclientsecret|oidccryptopassphrase",
                 "",

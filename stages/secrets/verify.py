@@ -145,10 +145,11 @@ def b64_pem_ok(blob: str) -> bool:
 # Marks of a value written to stand for a secret: runs of x, "your…", "here", "changeme", `<…>`,
 # ASP.NET's `AutoGenerate`, and "your"/"here" in Russian, Chinese and Japanese.
 STAND_IN = re.compile(
-    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|\.\.\.|…|redacted|example|placeholder"
+    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|•{3,}|\.\.\.|…|redacted|example|placeholder"
     r"|(?:change|replace|set)[_-]?me\b|autogenerate|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
-    # (Korean's, Japanese's and Chinese's "here"; autoconf's `@X@`)
-    r"|여기에|ここに|在此|not[_-]a[_-]real|^@@?[A-Za-z_][\w.]*@@?$"
+    # (Korean's, Japanese's and Chinese's "here"; autoconf's `@X@`; Burp Intruder's `§payload§`;
+    # Windows setup's log; "REPLACE_WITH_…")
+    r"|여기에|ここに|在此|not[_-]a[_-]real|^@@?[A-Za-z_][\w.]*@@?$|§|sensitive\*data\*deleted|replace[_-]with"
 )
 
 
@@ -217,7 +218,7 @@ def dollar_as_character(value: str, quoted: bool = True) -> str:
         named = VARIABLE.fullmatch(dollar.group(1)) or (not quoted and dollar.start() == 0)
         glued = dollar.start() > 0 and value[dollar.start() - 1].isalnum()
         if named and glued and re.fullmatch(r"(?:[A-Z][a-z]+)+\d*", dollar.group(1)):
-            return "S"  # `Tamarind$Ledge4`: no one glues a `$Ledge4` variable to a word
+            return "S"  # `Tamarind$Ledge4`: no one glues such a variable to a word (`super$ecret` is one)
         return "$" if named else "S"
 
     return re.sub(r"\$(?=([A-Za-z_]\w*))", character, value)

@@ -13,6 +13,7 @@ from pica.stages.secrets import find_secrets, redact
 
 HEX32 = "5a7c27abe69d81face076689721a61d5"
 B64_32 = "IggXgjZLpZ6g9aGENzCGDr55U2ZFyVgJisYoOLSCmAI="
+AZURE_KEY = base64.b64encode(bytes((i * 37 + 11) % 256 for i in range(64))).decode()  # 88 characters
 K3S = "K10" + "3f9c2a7d1e8b4c6f" * 4 + "::server:" + "9e2b7c1f4a8d3e6b9c0f3f9c2a7d1e8b"
 
 
@@ -194,4 +195,166 @@ def test_a_kubernetes_secrets_data_is_judged_decoded():
     ],
 )
 def test_what_the_forty_third_to_fiftieth_sets_showed_redacted_wrongly_is_left_alone(text):
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # registries and build tools
+        ("$ echo -n 'deploy:Blue#Falcon2024' | base64\n", "Blue#Falcon2024"),
+        (
+            '    npmAuthIdent: "YndheW5lLWNpOkdvdGhhbS5OaWdodHMuMTkzOQ=="\n',
+            "YndheW5lLWNpOkdvdGhhbS5OaWdodHMuMTkzOQ==",
+        ),
+        (
+            "composer config http-basic.nova.laravel.com taylor@studio.dev mR2fIBae5R8JZbGl1E1vg7CO24MjgJ\n",
+            "mR2fIBae5R8JZbGl1E1vg7CO24MjgJ",
+        ),
+        (
+            '{"gitlab-oauth": {"gitlab.com": "7044183b0867ff233f9c987d05f3aa04e72038d2"}}',
+            "7044183b0867ff233f9c987d05f3aa04e72038d2",
+        ),
+        (
+            "dotnet nuget push a.nupkg -s https://nexus.local/nuget/ -k 90d1d8d8-4a8a-4d02-93d5-a070b1a148a9\n",
+            "90d1d8d8-4a8a-4d02-93d5-a070b1a148a9",
+        ),
+        ('BUNDLE_GEM__FURY__IO: "RvW4WMXtmzRUthlpcGc1"\n', "RvW4WMXtmzRUthlpcGc1"),
+        ("skopeo copy --dest-creds builder:Lemonade.Stand-74 docker://a docker://b\n", "Lemonade.Stand-74"),
+        (
+            "conda config --set channel_alias https://conda.anaconda.org/t/yh-11ecac4e-d30d-44b1-872a-f30c99a45a76\n",
+            "yh-11ecac4e-d30d-44b1-872a-f30c99a45a76",
+        ),
+        (
+            "!ngrok config add-authtoken 2KB5dJ5mu7CHDMLFLcOWWZwyWVM_CAtRjJNUWe098b5KE79uY\n",
+            "2KB5dJ5mu7CHDMLFLcOWWZwyWVM_CAtRjJNUWe098b5KE79uY",
+        ),
+        # data platforms
+        ('w.secrets.put_secret(scope="s3", key="pg", string_value="tr0ut-Lake!Vx82")', "tr0ut-Lake!Vx82"),
+        (
+            'CREATE WIDGET TEXT mistral_key DEFAULT "kawTyr902tYIa6NWraFXEnufOzDhq0BI";',
+            "kawTyr902tYIa6NWraFXEnufOzDhq0BI",
+        ),
+        (
+            f'spark.conf.set(\n    "fs.azure.account.key.lake01.dfs.core.windows.net",\n    "{AZURE_KEY}")',
+            AZURE_KEY,
+        ),
+        # code: JWT keys beside their algorithm, keys decoded from literals, user:password handed whole
+        (
+            "JWT::encode($claims, 'BOznThANg/ZY28ap=IGGZYFMFhAk6PgwbFMOAvPgmafp', 'HS256');",
+            "BOznThANg/ZY28ap=IGGZYFMFhAk6PgwbFMOAvPgmafp",
+        ),
+        ('Algorithm.HMAC256("_#l-Ncsyg*NpoP--gBDYz8eMK1a3Tn2Qj^zK")', "_#l-Ncsyg*NpoP--gBDYz8eMK1a3Tn2Qj^zK"),
+        (
+            'var piiKey, _ = hex.DecodeString("2f5752f28c657da337fca39b055218b2d6f9c3dfb114a13992bf74bba264d4ec")',
+            "2f5752f28c657da337fca39b055218b2d6f9c3dfb114a13992bf74bba264d4ec",
+        ),
+        ('curl_easy_setopt(h, CURLOPT_USERPWD, "prometheus:Sn0wy#Owl-Pass");', "Sn0wy#Owl-Pass"),
+        (
+            'd := gomail.NewDialer("smtp.office365.com", 587, "alerts@acme.com", "P1neCone*Harbor")',
+            "P1neCone*Harbor",
+        ),
+        ("$smtp->auth('nagios', 'Falcon9_Launch!');", "Falcon9_Launch!"),
+        (
+            'l.simple_bind_s("cn=webapp,ou=apps,dc=cedar,dc=edu", "Cedar-Webapp-Bind22")',
+            "Cedar-Webapp-Bind22",
+        ),
+        (
+            'const client = twilio("SK42131a4910e82161c75ec6418ca6aa67", "rxQ2T7icaJhGf3wdafvIFqOWz79zd5nr");',
+            "rxQ2T7icaJhGf3wdafvIFqOWz79zd5nr",
+        ),
+        # identity: keytabs, JWKs, ktutil, a secret file printed
+        (
+            "KRB5_KEYTAB_B64=BQIAAABPAAEADUNPUlAuQklSQ0guSU8AC3N2Yy1qZW5raW5zAAAAAWUM7RUCABIAILSSYe0j4FxC8QqQ\n",
+            "BQIAAABPAAEADUNPUlAuQklSQ0guSU8AC3N2Yy1qZW5raW5zAAAAAWUM7RUCABIAILSSYe0j4FxC8QqQ",
+        ),
+        (
+            '{"kty": "oct", "kid": "s1", "alg": "HS256", "k": "F9l6o-CQwOkpXICEmpeHOADL8hK-IeDtFu6MQhAvqH4"}',
+            "F9l6o-CQwOkpXICEmpeHOADL8hK-IeDtFu6MQhAvqH4",
+        ),
+        (
+            "ktutil <<EOF\naddent -password -p svc@CORP.COM -k 1 -e aes256-cts\nPal1sade-Airflow#K5\n",
+            "Pal1sade-Airflow#K5",
+        ),
+        ("$ sudo cat /etc/ldap.secret\nSunflower-Root-88\n", "Sunflower-Root-88"),
+        ('token = "UBIQiTEUeYsxqOonOKEVCdhIBGvZOSju"\n', "UBIQiTEUeYsxqOonOKEVCdhIBGvZOSju"),
+        (
+            'export OKTA_OAUTH2_CLIENT_SECRET="irZu-8Licl7u38rYn9iwzFdozV-m4XFO3lRPEOO"\n',
+            "irZu-8Licl7u38rYn9iwzFdozV-m4XFO3lRPEOO",
+        ),
+        # desktops
+        (
+            "security add-generic-password -U -a \"$USER\" -s jira -w 'Sprint!Retro-Board9'\n",
+            "Sprint!Retro-Board9",
+        ),
+        (
+            "nmcli connection add type wifi ssid Lab wifi-sec.psk 'Oscilloscope&Probe9'\n",
+            "Oscilloscope&Probe9",
+        ),
+        ('> set_network 1 psk "BlueCanoe_1987"\n', "BlueCanoe_1987"),
+        ("    DefaultPassword    REG_SZ    Winter!Lobby-2291\n", "Winter!Lobby-2291"),
+        (
+            'defaults write com.jamf.connect.login OIDCROPCPassword -string "Enroll#Mac-Fleet-22"',
+            "Enroll#Mac-Fleet-22",
+        ),
+        ("$ secret-tool lookup service nextcloud user anna\nFjord-Sild-9921\n", "Fjord-Sild-9921"),
+        ("$sec = 'Hyper-V_Lab!2024' | ConvertTo-SecureString -AsPlainText -Force\n", "Hyper-V_Lab!2024"),
+        # security tools' findings
+        (
+            "| ftp-brute:\n|   Accounts:\n|     backup:OtterWinter2023# - Valid credentials\n",
+            "OtterWinter2023#",
+        ),
+        ("10.50.0.182 21/tcp ftp: 'scanner' 'Sparrow_Hickory$2'\n", "Sparrow_Hickory$2"),
+        ("[+] 10.0.8.48:22 - Success: 'ops:gingeratlas509' 'uid=1001(ops)'\n", "gingeratlas509"),
+        (
+            "LDAP        10.2.0.98     389    DC02             [+] corp.local\\svc_ldapsync:Canyon8Pickle1?\n",
+            "Canyon8Pickle1?",
+        ),
+        ("[*] DefaultPassword \nCORP\\frontdesk:Brisket.Saturn!6\n[*] Cleaning up...\n", "Brisket.Saturn!6"),
+        (
+            "$ hashcat -m 0 --show leaked_md5.txt\n55ec8a752859609362ec81cfee3c35fc:Thunder-Coffee-6740\n",
+            "Thunder-Coffee-6740",
+        ),
+        ("Passwords : {Mustang-Pelican-4268}\n", "Mustang-Pelican-4268"),
+        # human writing
+        ("the token for staging is Zq8k3LmV9xR2pT7wYc4N\n", "Zq8k3LmV9xR2pT7wYc4N"),
+        (
+            "Okta app for Grafana SSO: client id 0oab7hJKAdhpbioXo7ix, secret qxgP1FsgZQsGvBXMnZt-P4xj40-8XKwjkMnFSORb",
+            "qxgP1FsgZQsGvBXMnZt-P4xj40-8XKwjkMnFSORb",
+        ),
+        ("- console is https://10.9.0.43, ADMIN / Ipmi$Lighthouse5\n", "Ipmi$Lighthouse5"),
+        (
+            "@channel the QA database password got reset. new one for the `qa_admin` role is\n\nPelican$Harbor2024\n",
+            "Pelican$Harbor2024",
+        ),
+    ],
+)
+def test_what_the_fifty_first_to_fifty_eighth_sets_showed_is_redacted(text, secret):
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# so that they will pass tests like:\n",  # four short words are no app password
+        "    near0 = 1.0 / 10**precision\n",  # a division, not `user / password`
+        "    # Whether to upcast float16 / bfloat16 to float32 in triton\n",  # prose pairs names too
+        "# PP-DocLayoutV4 does not produce these RT-DETR / PP-DocLayoutV3 outputs\n",
+        "terminate_key = 'terminateBlueInstancesOnDeploymentSuccess'\n",  # camelCase words
+        "    value1 = values[0]  # retrieves the data for key torchelastic/data0\n",  # a path
+        "# RFC 2822 ftext is %d33-57 / %d59-126, Any character\n",
+        "aws waf update-rule \\\n  --change-token 12cs345-67cd-890b-1cd2-c3a4567d89f1 \\\n",  # an option's value
+        "nxc smb 10.0.5.0/24 -u users.txt -p passwords.txt --continue-on-success\n",  # a spray's list
+        '$ echo -n "$NEW_TOKEN" | docker secret create grafana_cloud_token -\nzb3k9xq2m7w1v4t8c6y5n0p2r\n',
+        "Signature: verified with key ef3hB-mtMwPFBnYJbfpIND from jwks.json\n",
+        '"auth": {"client_token": "hmac-sha256:08e504ae39c5a4cae464927770f9ee7e447df7e11b699cc431975772ef54b3f6"}',
+        'cookie_secret = "REPLACE_WITH_OUTPUT_OF_openssl_rand_-base64_32"\n',
+        "ALTER ROLE r WITH LOGIN PASSWORD 'SCRAM-SHA-256$4096:K/oI8ST7kRd3HmIPOEP9mQ==$Lo9MALTiVvDoCHk=:z+mG=';",
+        '{"results": {"a.py": [{"type": "Secret Keyword", "hashed_secret": "15d5ae34d2ab947efa0495c398344aadacb37d0e"}]}}',
+        "username=§user§&password=§pass§\n",
+        'exec_command {"cmd":"cat package.json","max_output_tokens":18000}\n{"timestamp":"2026-05-11T08:43:23.174Z"}\n',
+        '$ secret-tool lookup service nextcloud; echo "exit=$?"\nexit=1\n',
+    ],
+)
+def test_what_the_fifty_first_to_fifty_eighth_sets_and_real_code_showed_is_left_alone(text):
     assert find_secrets(text) == []
