@@ -41,7 +41,7 @@ from pica.stages.secrets.arguments import CALLS, Calls, find_in_arguments
 from pica.stages.secrets.keyed import SECRET_WORD, find_keyed
 from pica.stages.secrets.seed_phrases import PHRASE_WORDS, find_seed_phrases
 from pica.stages.secrets.tables import HEADER_WORDS, find_in_inserts, find_in_tables
-from pica.stages.secrets.tools import find_in_secret_data
+from pica.stages.secrets.tools import find_in_secret_data, find_jwk_private
 from pica.stages.secrets.verify import FIELD, TEMPLATE, dollar_as_character, entropy, token_is_stand_in
 
 if TYPE_CHECKING:
@@ -389,6 +389,7 @@ def secret_spans(
         else (),
         announced_in(text, lowered, present, rules, long),
         find_in_secret_data(text, lowered),
+        find_jwk_private(text, lowered) if "kty" in lowered else (),
     )
     for start, end, kind in found:
         if text[start:end] not in rules.public:  # published keys stay public under any name
@@ -437,7 +438,19 @@ def announced_in(
     words = [word for word in ANNOUNCING_WORDS if word in present]
     if not words:
         return iter(())
-    return find_announced(text, lowered, places(present, words) if long else None)
+    if long:
+        return find_announced(text, lowered, places(present, words))
+    # a short text: its words' places by `str.find` (a pattern led by a look-behind reads every character)
+    starts = sorted(at for word in words for at in occurrences(lowered, word))
+    return find_announced(text, lowered, starts)
+
+
+def occurrences(text: str, word: str) -> Iterator[int]:
+    """Where `word` starts in `text`, overlapping occurrences too."""
+    at = text.find(word)
+    while at != -1:
+        yield at
+        at = text.find(word, at + 1)
 
 
 def tables_in(text: str, lowered: str, present: dict[str, Sequence[int]], rules: RuleSet) -> Iterator:

@@ -15,6 +15,7 @@ from pica.stages.secrets.announced import typed
 from pica.stages.secrets.rules import (
     BOL,
     LINE_END,
+    LINE_START,
     OUTPUT_LEAD,
     Rule,
     directive_password,
@@ -68,7 +69,8 @@ TOOLS: list[Rule] = [
     rule(
         "cli_credentials",
         "isql",
-        r"\bisql(?:[ \t]+-\w+)*[ \t]+[\w.-]+[ \t]+[\w.@\\-]+[ \t]+([^\s|;<>-][^\s|;<>]{2,100})" + LINE_END,
+        r"isql(?<![\w-]isql)(?:[ \t]+-\w+)*[ \t]+[\w.-]+[ \t]+[\w.@\\-]+[ \t]+"
+        r"([^\s|;<>-][^\s|;<>]{2,100})" + LINE_END,
         not_after="",
         check=literal_password,
     ),
@@ -112,7 +114,8 @@ TOOLS: list[Rule] = [
     rule(
         "hashicorp_token",
         "token_duration token_accessor vault",
-        BOL + r"token[ \t]{2,}(s\.[A-Za-z0-9]{24,100})" + LINE_END,
+        r"token[ \t]{2,}(s\.[A-Za-z0-9]{24,100})" + LINE_END,
+        near=LINE_START,
         not_after="",
     ),
     # Vault's unseal keys: `vault operator unseal <key>`, `Unseal Key 1: <key>` (base64 of 32 bytes+)
@@ -127,7 +130,7 @@ TOOLS: list[Rule] = [
     rule(
         "generic_api_key",
         "encrypt",
-        r"(?i)\"?encrypt\"?[ \t]*[:=][ \t]*\"([A-Za-z0-9+/]{43}=)\"",
+        r"(?i)encrypt\"?[ \t]*[:=][ \t]*\"([A-Za-z0-9+/]{43}=)\"",
         not_after="",
     ),
     # What a key generator printed, on the line after it: `consul keygen`, `openssl rand -base64
@@ -160,7 +163,7 @@ TOOLS: list[Rule] = [
     ),
     rule(
         "generic_password",
-        "pulumi",
+        "--show-secrets",
         BOL + r"[a-z][\w-]*:[a-z]\w*(?i:" + SECRET_WORDS + r")[ \t]{2,}(\S{4,200}?)" + LINE_END,
         not_after="",
         check=literal_password,
@@ -199,7 +202,8 @@ TOOLS: list[Rule] = [
     rule(
         "generic_password",
         "<network znc",
-        BOL + r"[ \t]*(?i:server)[ \t]*=[ \t]*[\w.-]+[ \t]+\+?\d{2,5}[ \t]+(\S{4,100})" + LINE_END,
+        r"(?i)server[ \t]*=[ \t]*[\w.-]+[ \t]+\+?\d{2,5}[ \t]+(\S{4,100})" + LINE_END,
+        near=LINE_START,
         not_after="",
         check=directive_password,
     ),
@@ -259,7 +263,8 @@ TOOLS: list[Rule] = [
     rule(
         "generic_api_key",
         "--query",
-        r"(?i)\baz[ \t][^\n|>]*?--query[ =][\"']?[\w.\[\]]*(?:key|secret|password|connectionstring)\w*[\"']?"
+        r"(?i)az(?<![\w-]az)[ \t][^\n|>]*?--query[ =][\"']?[\w.\[\]]*"
+        r"(?:key|secret|password|connectionstring)\w*[\"']?"
         r"[^\n|>]*\r?\n" + OUTPUT_LEAD + r"([^\s\"']{16,300})" + LINE_END,
         not_after="",
         check=lambda value: (
@@ -284,9 +289,9 @@ TOOLS: list[Rule] = [
     # Azure Resource Manager's parameter files: `"adminPassword": { "value": "…" }`
     rule(
         "generic_password",
-        '"value"',
-        r"(?i)\"\w*(?:password|secret|token|apikey)\w*\"[ \t]*:[ \t]*\{\s*"
+        "",
         r"\"value\"[ \t]*:[ \t]*\"([^\"\n]{3,200})\"",
+        near=r"(?i)\"\w*(?:password|secret|token|apikey)\w*\"[ \t]*:[ \t]*\{\s*",
         not_after="",
         check=literal_password,
     ),
@@ -314,7 +319,7 @@ TOOLS: list[Rule] = [
     rule(
         "cli_credentials",
         "set -",
-        r"(?i)\bset[ \t]+-[a-z]+[ \t]+\w*(?:pass(?:word|phrase)?|token|secret|api_?key)\w*[ \t]+"
+        r"(?i)set(?<![\w-]set)[ \t]+-[a-z]+[ \t]+\w*(?:pass(?:word|phrase)?|token|secret|api_?key)\w*[ \t]+"
         + QUOTED_OR_BARE,
         not_after="",
         check=literal_password,
@@ -329,14 +334,14 @@ TOOLS: list[Rule] = [
     rule(
         "cli_credentials",
         "",
-        r"\b(?:unzip|zip)\b[^\n|;&]*?[ \t]-P[ \t]+" + QUOTED_OR_BARE,
+        r"(?:unzip(?<![\w-]unzip)|zip(?<![\w-]zip))(?![\w-])[^\n|;&]*?[ \t]-P[ \t]+" + QUOTED_OR_BARE,
         not_after="",
         check=literal_password,
     ),
     rule(
         "cli_credentials",
         "7z",
-        r"\b7za?[ \t][^\n|;&]*?[ \t]-p([^\s'\"-]\S{2,200})",
+        r"7z(?<![\w-]7z)a?[ \t][^\n|;&]*?[ \t]-p([^\s'\"-]\S{2,200})",
         not_after="",
         check=literal_password,
     ),
@@ -430,7 +435,7 @@ TOOLS: list[Rule] = [
     rule(
         "cli_credentials",
         "nuget",
-        r"(?i)\bnuget[ \t]+push\b[^\n|;&]*?[ \t](?:-k|--api-key|-apikey)[ \t]+([^\s\"']{8,200})",
+        r"(?i)nuget(?<![\w-]nuget)[ \t]+push\b[^\n|;&]*?[ \t](?:-k|--api-key|-apikey)[ \t]+([^\s\"']{8,200})",
         not_after="",
         check=lambda value: random_with_a_digit(value) or bool(re.fullmatch(UUID, value)),
     ),
@@ -445,7 +450,7 @@ TOOLS: list[Rule] = [
     rule(
         "cli_credentials",
         "anaconda",
-        r"\banaconda[ \t]+(?:-\S+[ \t]+)*?-t[ \t]+([\w-]{20,100})",
+        r"anaconda(?<![\w-]anaconda)[ \t]+(?:-\S+[ \t]+)*?-t[ \t]+([\w-]{20,100})",
         not_after="",
     ),
     rule(
@@ -481,12 +486,17 @@ TOOLS: list[Rule] = [
         r"fs\.azure\.account\.key\.[\w.-]+[\"']?[ \t]*[,=:][ \t]*\n?[ \t]*[\"']?([A-Za-z0-9+/]{86}==)",
         not_after="",
     ),
-    rule("generic_api_key", "full", r"(?i)\bkey[12][ \t]+full[ \t]+([A-Za-z0-9+/]{86}==)", not_after=""),
+    rule(
+        "generic_api_key",
+        "full",
+        r"(?i)key(?<![\w-]key)[12][ \t]+full[ \t]+([A-Za-z0-9+/]{86}==)",
+        not_after="",
+    ),
     # ngrok's authtoken given to its CLI
     rule(
         "cli_credentials",
         "ngrok",
-        r"\bngrok[ \t]+(?:config[ \t]+add-authtoken|authtoken)[ \t]+([\w-]{20,200})",
+        r"ngrok(?<![\w-]ngrok)[ \t]+(?:config[ \t]+add-authtoken|authtoken)[ \t]+([\w-]{20,200})",
         not_after="",
     ),
     # A JWT signing key beside its algorithm: PHP's `JWT::encode($claims, '…', 'HS256')`, Elixir's
@@ -559,8 +569,8 @@ TOOLS: list[Rule] = [
     ),
     rule(
         "generic_password",
-        "discovered /tcp",
-        r"(?:\d+/tcp [\w-]+:|Discovered credentials on \S+) '[^'\n]*' '([^'\n]{3,200})'",
+        "",
+        r"(?:/tcp [\w-]+:|Discovered credentials on \S+) '[^'\n]*' '([^'\n]{3,200})'",
         not_after="",
         check=literal_password,
     ),
@@ -620,7 +630,7 @@ TOOLS: list[Rule] = [
     rule(
         "generic_password",
         ":::",
-        BOL + r"(?:[\w.-]+\\)?[\w.$-]+:([^\s:]{3,200}):\d+:[0-9a-f]{32}:[0-9a-f]{32}:::",
+        r":([^\s:]{3,200}):\d+:[0-9a-f]{32}:[0-9a-f]{32}:::",
         not_after="",
         check=literal_password,
     ),
@@ -634,24 +644,12 @@ TOOLS: list[Rule] = [
         not_after="",
         check=literal_password,
     ),
-    # A JSON Web Key's private members (RFC 7517/7518): `k` of a symmetric key, `d` (and RSA's
-    # primes) of a private one
-    rule(
-        "private_key",
-        "kty",
-        r"[\"']?\b(?:k|d|p|q|dp|dq|qi)\b[\"']?[ \t]*:[ \t]*[\"']([A-Za-z0-9_-]{20,})[\"']",
-        not_after="",
-        near=r"(?s)kty.{0,300}",
-        check=lambda value: verify.random_enough(value),
-    ),
     # A secret file printed by `cat` (`sudo cat /etc/ldap.secret`, `cat /run/secrets/db_password`)
     rule(
         "generic_password",
         "cat ",
-        r"\bcat[ \t]+[\w./~-]*(?:secret|passw(?:or)?d|\.pass\b|token|credential)[\w./~-]*[ \t]*\r?\n"
-        + OUTPUT_LEAD
-        + r"([^\s$#][^\s]{5,200})"
-        + LINE_END,
+        r"cat(?<![\w-]cat)[ \t]+[\w./~-]*(?:secret|passw(?:or)?d|\.pass\b|token|credential)"
+        r"[\w./~-]*[ \t]*\r?\n" + OUTPUT_LEAD + r"([^\s$#][^\s]{5,200})" + LINE_END,
         not_after="",
         check=literal_password,
     ),
@@ -744,7 +742,7 @@ TOOLS: list[Rule] = [
     # (postfix.org, SASL_README)
     rule(
         "generic_password",
-        "sasl relay :587 :465 :2525",
+        "sasl relay",
         BOL + r"[ \t#]*(?:\[[\w.-]+\](?::\d+)?|[\w-]+(?:\.[\w-]+)+:\d+|@[\w-]+(?:\.[\w-]+)+)[ \t]+"
         r"[^\s:@]+@[\w-]+(?:\.[\w-]+)+:(\S{3,200})" + LINE_END,
         not_after="",
@@ -772,3 +770,19 @@ def find_in_secret_data(text: str, lowered: str) -> Iterator[tuple[int, int, str
             continue
         if value.isprintable() and find_secrets(f"{line[1]}={value}\n"):
             yield line.start(2), line.end(2), "generic_password"
+
+
+# A JSON Web Key's private members (RFC 7517/7518): `k` of a symmetric key, `d` (and RSA's primes)
+# of a private one. Looked for only near a key's type (`kty`): one-letter names occur everywhere.
+JWK_MEMBER = re.compile(r"\b(?:k|d|p|q|dp|dq|qi)[\"']?[ \t]*:[ \t]*[\"']([A-Za-z0-9_-]{20,})[\"']")
+
+
+def find_jwk_private(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, class) of each private member of a JSON Web Key."""
+    at, done = lowered.find("kty"), 0
+    while at != -1:
+        for member in JWK_MEMBER.finditer(text, max(done, at - 300), at + 800):
+            if verify.random_enough(member[1]):
+                yield member.start(1), member.end(1), "private_key"
+        done = at + 800
+        at = lowered.find("kty", done)

@@ -117,7 +117,10 @@ K3S = "K10" + "3f9c2a7d1e8b4c6f" * 4 + "::server:" + "9e2b7c1f4a8d3e6b9c0f3f9c2a
         ("<Network corpirc>\n    Server = irc.internal.acme.com +6697 Mo5Coclj3HXAnT\n", "Mo5Coclj3HXAnT"),
         ("PASS nils/efnet:Orchid%Lake96\nNICK nils\n", "Orchid%Lake96"),
         ("register => 4420013:SihbOOC6z4FV@sip.voipgate.nl/4420013\n", "SihbOOC6z4FV"),
-        ("smtp.fastmail.com:465   backups@dunmore.family:Bison&Creek2251\n", "Bison&Creek2251"),
+        (
+            "# sasl_passwd\nsmtp.fastmail.com:465   backups@dunmore.family:Bison&Creek2251\n",
+            "Bison&Creek2251",
+        ),
         ("[relay.brevo.com]:587 ops@seabright.tv:7FX02PT0BFo7vQWENGFa2TQG\n", "7FX02PT0BFo7vQWENGFa2TQG"),
         ('  pass "bRKebWJq1YowNd"\n', "bRKebWJq1YowNd"),
         ("Pass 16egzvxhq7dcnans\nSSLType IMAPS\n", "16egzvxhq7dcnans"),
