@@ -1,10 +1,11 @@
-"""Machine-made values announced by a word for a secret, in prose or on the line after it: "the
-token for staging is 9fKq…", "Your new API token (copy it now):" and the token alone below it,
-"Token generated:" then the token. No name is assigned here (the keyed scan judges those), and no
-tool's syntax is known: the announcing word and a value no person typed are the whole evidence, so
-the value must be machine-made (letters and digits mixed at random, a long hex run, or a UUID after
-a key's or a token's word), and the announcing line must not say the value is an id, a hash or a
-public key.
+"""Values announced by a word for a secret, in prose, right after it or on the line below: "the
+token for staging is 9fKq…", "client secret qxgP…", `API Key       J_JT7q…` (a table's next
+column), "Your new API token (copy it now):" and the token alone below it. No name is assigned here
+(the keyed scan judges those), and no tool's syntax is known: the announcing word and the value are
+the whole evidence, so the value must be one no person typed (letters and digits mixed at random, a
+long hex run, or a UUID after a key's or a token's word), or after a password's word one typed the
+way people type passwords; and the announcing line must not say the value is an id, a hash, a
+public key or an option.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ ANNOUNCING_WORDS = frozenset(
     )
 )
 WORD = (
-    r"(?P<word>(?<![a-z0-9_/.])(?:tokens?|secrets?|keys?|passwords?|passphrases?|passcodes?|credentials?|pw|pass)"
+    r"(?P<word>(?<![a-z0-9_/.])(?:tokens?|secrets?|keys?|passwords?|passphrases?|passcodes?|credentials?)"
     r"(?![a-z0-9_]|\.[a-z])"  # (not a file's name: `keys.txt`, `/secrets/`)
     r"|密码|密钥|秘钥|令牌|トークン|パスワード|비밀번호|토큰|пароль|токен|ключ)"
 )
@@ -81,7 +82,7 @@ NOT_SECRET = re.compile(
 HEX = re.compile(r"[0-9a-f]{32,}")
 PATH = re.compile(r"(?:^|/)[a-z]{4,}(?:/|$)")  # a word between slashes: a path, not base64
 WIF_SHAPE = re.compile(r"[5KLc9][1-9A-HJ-NP-Za-km-z]{50,51}")
-PASSWORD_WORDS = ("pass", "pw", "密码", "パスワード", "비밀번호", "пароль")
+PASSWORD_WORDS = ("pass", "密码", "パスワード", "비밀번호", "пароль")  # (password, passphrase, passcode)
 
 
 def announced_value(value: str, word: str) -> bool:
@@ -120,8 +121,8 @@ def typed(value: str) -> bool:
 def find_announced(
     text: str, lowered: str, starts: Sequence[int] | None = None
 ) -> Iterator[tuple[int, int, str]]:
-    """(start, end, class) of each machine-made value announced by a secret's word before it, on its
-    line or alone on a line below. `starts`: where the announcing words are, in a long text."""
+    """(start, end, class) of each value announced by a secret's word before it, on its line or alone
+    on a line below. `starts`: where the announcing words start (None: look everywhere)."""
     for pattern in (SAME_LINE, SPACED, NEXT_LINE):
         found = (
             pattern.finditer(lowered)
@@ -141,10 +142,8 @@ def find_announced(
                 continue  # an option's name (`--change-token …`): the command-line rules judge those
             if lowered[match.end("word") : match.end("word") + 1] in (")", ",", "]"):
                 continue  # the word is a variable passed on: `decipher(msg, key)`
-            if pattern is SPACED and (
-                match["word"] in ("pass", "pw") or UUID.match(match["value"]) or PATH.search(match["value"])
-            ):
-                continue  # "dkim=pass (…)", "key <uuid>", "key torchelastic/data0": a random blob only
+            if pattern is SPACED and (UUID.match(match["value"]) or PATH.search(match["value"])):
+                continue  # "key <uuid>", "key torchelastic/data0": after the word alone, a random blob only
             if pattern is NEXT_LINE and re.match(r"[\w-]*[ \t]*=[ \t]*\S", match["between"]):
                 continue  # the word has its own value on its line (`password=REDACTED`, `password-flags=2`)
             colon = (match.groupdict().get("colon") or "").strip()
