@@ -38,10 +38,11 @@ except ImportError:  # pragma: no cover
 
 from pica.stages.secrets.announced import ANNOUNCING_WORDS, find_announced
 from pica.stages.secrets.arguments import CALLS, Calls, find_in_arguments
+from pica.stages.secrets.code_literals import find_jwk_private
 from pica.stages.secrets.keyed import SECRET_WORD, find_keyed
 from pica.stages.secrets.seed_phrases import PHRASE_WORDS, find_seed_phrases
+from pica.stages.secrets.servers import find_in_secret_data
 from pica.stages.secrets.tables import HEADER_WORDS, find_in_inserts, find_in_tables
-from pica.stages.secrets.tools import find_in_secret_data, find_jwk_private
 from pica.stages.secrets.verify import FIELD, TEMPLATE, dollar_as_character, entropy, token_is_stand_in
 
 if TYPE_CHECKING:
@@ -117,11 +118,25 @@ class RuleSet:
 @functools.cache
 def ruleset() -> RuleSet:
     """The rules compiled, with their gates and keyword automaton: built once, on first use."""
+    from pica.stages.secrets.code_literals import CODE_LITERALS
+    from pica.stages.secrets.desktops import DESKTOPS
     from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS
-    from pica.stages.secrets.tools import TOOLS
+    from pica.stages.secrets.security_tools import SECURITY_TOOLS
+    from pica.stages.secrets.servers import SERVERS
+    from pica.stages.secrets.shells import SHELLS
     from pica.stages.secrets.wallets import WALLETS
 
-    rules = TOKENS + CONTEXTUAL + STRUCTURES + WALLETS + TOOLS
+    rules = (
+        TOKENS
+        + CONTEXTUAL
+        + STRUCTURES
+        + WALLETS
+        + SERVERS
+        + CODE_LITERALS
+        + SHELLS
+        + SECURITY_TOOLS
+        + DESKTOPS
+    )
     gates, anchored = zip(*(gate(rule) for rule in rules), strict=True)
     quoted = frozenset(i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern))
     keywords = sorted({k for keywords in gates for k in keywords})

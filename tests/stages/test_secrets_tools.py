@@ -1,7 +1,7 @@
-"""What eight more blind sets showed (docs/redaction.md, "Agent transcripts, databases,
-infrastructure, messaging, clouds, web frameworks, other languages, shell history"): one tool's
-syntax each (tools.py), listings' line numbers, S3-compatible keys under AWS's names, typed
-passphrases under a secret's or a token's name. Values here are typed or generated for the test."""
+"""What sixteen more blind sets showed (docs/redaction.md, twelfth pass): one tool's syntax each
+(servers.py, shells.py, code_literals.py, security_tools.py, desktops.py), listings' line numbers,
+S3-compatible keys under AWS's names, typed passphrases under a secret's or a token's name. Values
+here are typed or generated for the test."""
 
 from __future__ import annotations
 
