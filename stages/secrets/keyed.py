@@ -44,7 +44,7 @@ SECRET_WORD = re.compile(
 # and Consul's ACL token's; `SecretString` the secret AWS Secrets Manager returns; Rails' and
 # Phoenix's `secret_key_base` signs their sessions
 SECRET_NAME = (
-    r"(?:secret[_-]?id|secret[_-]?string|secret[_-]?key[_-]?base|secret|token|pass[_-]?phrase|passw(?:or)?d|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
+    r"(?:secret[_-]?id|secret[_-]?string|secret[_-]?key[_-]?base|secret|token|pass[_-]?phrase|passw(?:(?:or)?d)?|passwd|pwd|pw|pass|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
     r"|credential|creds|auth|auth[_-]?key|authtok|pat|license[_-]?key|account[_-]?key|key|salt|seed|psk)"
 )
 # A name may end with the stage the secret is for: `client_secret_production`, `API_KEY_PROD`

@@ -245,7 +245,7 @@ PRINTED = (
 # `connect.sid`, `__Host-sid`, `remember_token`); not a CSRF token, which grants nothing alone
 SESSION_COOKIE = (
     r"(?i:(?!(?:__(?:host|secure)-)?[\w.-]*?(?:csrf|xsrf))"
-    r"[\w.-]*?(?:sess|auth|token|jwt|remember|login|sid)[\w.-]*)"
+    r"[\w.-]*?(?:sess|auth|token|jwt|remember|login|logged_in|identity|sid)[\w.-]*)"
 )
 
 

@@ -12,6 +12,7 @@ from pica.stages.secrets.rules import (
     literal_password,
     rule,
 )
+from pica.stages.secrets.shapes import QUOTED_OR_BARE
 
 SECURITY_TOOLS: list[Rule] = [
     # Security tools' findings: nmap's brute scripts (`user:pass - Valid credentials`), Ncrack's
@@ -42,8 +43,10 @@ SECURITY_TOOLS: list[Rule] = [
     ),
     rule(
         "generic_password",
-        "[+]",
-        r"\[\+\][ \t]+[\w.-]+\\[\w.$-]+:([^\s(][^\s]{2,200})",
+        "[+] smb ldap winrm mssql",
+        # (`[+] dom\\user:pass`, and the rows of a dump NetExec prints after `[+] Dumping LSA secrets`)
+        r"(?:\[\+\]|(?<![\w-])(?:SMB|LDAP|WINRM|MSSQL|SSH|RDP|WMI)[ \t]+\d+\.\d+\.\d+\.\d+[ \t]+\d+[ \t]+\S+)"
+        r"[ \t]+[\w.-]+\\[\w.$-]+:([^\s(][^\s]{2,200})",
         not_after="",
         check=literal_password,
     ),
@@ -81,8 +84,9 @@ SECURITY_TOOLS: list[Rule] = [
         "generic_password",
         "hashcat potfile --show cracked",
         BOL
-        + r"(?:[\w.\\@-]+:)?(?:[0-9a-f]{32,128}|\$krb5\w+\$[^\n]*?)(?::[0-9a-z]{1,32})?:([^\s:]{3,200})"
-        + LINE_END,
+        # (and WPA's mode 22000: `<hash>:<AP mac>:<client mac>:<ESSID>:<key>`)
+        + r"(?:[\w.\\@-]+:)?(?:[0-9a-f]{32,128}|\$krb5\w+\$[^\n]*?)"
+        r"(?::[0-9a-f]{12}:[0-9a-f]{12}:[^:\n]*|:[0-9a-z]{1,32})?:([^\s:]{3,200})" + LINE_END,
         not_after="",
         check=literal_password,
     ),
@@ -90,6 +94,37 @@ SECURITY_TOOLS: list[Rule] = [
         "generic_password",
         ":::",
         r":([^\s:]{3,200}):\d+:[0-9a-f]{32}:[0-9a-f]{32}:::",
+        not_after="",
+        check=literal_password,
+    ),
+    # John the Ripper's cracked line while it runs: the password, spaces, then the user or `(?)`
+    rule(
+        "generic_password",
+        "password hash",
+        BOL + r"([^\s(][^\s]{2,200}?)[ \t]{2,}\((?:\?|[^()\s]{1,64})\)" + LINE_END,
+        not_after="",
+        check=literal_password,
+    ),
+    # Responder's captured cleartext (its database's `Cleartext|client|user|password` rows), the
+    # password Impacket's addcomputer sets (`-computer-pass`), mimikatz' `cur/text:` and `* Password :`
+    rule(
+        "generic_password",
+        "cleartext|",
+        r"(?i)cleartext\|[^|\n]*\|[^|\n]*\|([^\s|]{3,200})",
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "cli_credentials",
+        "-computer-pass",
+        r"-computer-pass[ =]" + QUOTED_OR_BARE,
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "generic_password",
+        "cur/text old/text * password",
+        r"(?:cur/text|old/text|\*[ \t]+Password[ \t]*):[ \t]*(?!\(null\))(\S[^\n]{2,200}?)" + LINE_END,
         not_after="",
         check=literal_password,
     ),

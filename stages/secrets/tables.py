@@ -25,6 +25,7 @@ from pica.stages.secrets.verify import is_stand_in, random_enough, random_letter
 HEADER_WORDS = (
     "password", "passwd", "passwort", "kennwort", "pwd", "mot de passe", "contraseña", "senha", "wachtwoord",
     "hasło", "пароль", "密码", "密碼", "パスワード", "비밀번호", "pincode", "pin", "passcode", "secret",
+    "cleartext", "cracked",  # (a cracker's or a capture's table)
 )  # fmt: skip
 # A column's name: those words, or `pin code`, perhaps after others (`login_password`, `BIOS password`)
 HEADER = re.compile(r"(?i)(?:[\w .-]*[ _.-])?(?:" + "|".join((*HEADER_WORDS, "pin code")) + ")")
@@ -36,7 +37,7 @@ DELIMITERS = ("\t", ",", ";")
 NAME = re.compile(r"[^\W_][\w .'/-]{0,39}")  # a column's name
 # a separator row: `|---|---|`, MediaWiki's `|-`, LaTeX's `\midrule`, an HTML row's start
 SEPARATOR_ROW = re.compile(
-    r"\s*(?:\|?[\s:|-]*-[\s:|-]*|\|-.*|\\(?:mid|top|bottom)rule|</?t(?:r|able|body|head)>)"
+    r"\s*(?:[|+]?[\s:|+-]*-[\s:|+-]*|\|-.*|\\(?:mid|top|bottom)rule|</?t(?:r|able|body|head)>)"
 )
 # A table inside a JSON string (`{"content": "name,url,username,password\n…"}`, its escapes read)
 # starts after the string's opening quote and ends at its closing one; in the view that reads escaped

@@ -319,6 +319,25 @@ def test_what_the_forty_third_to_fiftieth_sets_showed_redacted_wrongly_is_left_a
             "Thunder-Coffee-6740",
         ),
         ("Passwords : {Mustang-Pelican-4268}\n", "Mustang-Pelican-4268"),
+        ("SMB         10.0.40.36   445    APP03            CORP\\svc_iis:B4ckup#HQ72\n", "B4ckup#HQ72"),
+        (
+            "$ hashcat -m 22000 capture.hc22000 --show\n"
+            "f85f8ab9fedaee3641d515d78a98c015:239c5046aa31:a96430a7ac59:Globex-Guest:Phoenix1Maple9$\n",
+            "Phoenix1Maple9$",
+        ),
+        ("Loaded 1 password hash (krb5tgs)\nSup3rS3cret!2024     (svc_mssql)\n", "Sup3rS3cret!2024"),
+        ("Cleartext|10.0.77.194|mfp-3rdfloor|Biscuit7Denver5?\n", "Biscuit7Denver5?"),
+        (
+            "addcomputer.py -computer-name 'RBCD01$' -computer-pass 'Nuggetorc91$' -dc-host dc01\n",
+            "Nuggetorc91$",
+        ),
+        ("Secret  : DefaultPassword\ncur/text: Winter!Lobby-2291\n", "Winter!Lobby-2291"),
+        (
+            "+----+----------+---------------+\n| id | username | cleartext     |\n+----+----------+---------------+\n"
+            "| 1  | admin    | Ranger#Fold44 |\n+----+----------+---------------+\n",
+            "Ranger#Fold44",
+        ),
+        ("login_user=root\nlogin_passw=Mangopai31$\n", "Mangopai31$"),
         # human writing
         ("the token for staging is Zq8k3LmV9xR2pT7wYc4N\n", "Zq8k3LmV9xR2pT7wYc4N"),
         (
