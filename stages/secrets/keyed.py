@@ -192,7 +192,7 @@ BASE64_NOT_PATH = re.compile(
 # allowlist): ids, public halves, words that hold a secret word (`keyboard`, `bypass`), cursors.
 NOT_SECRET_NAME = re.compile(
     r"(?i)public(?![_-]?link[_-]?salt)|publish|(?<!secret)_id$|(?<!secret)(?<=[a-z])Id$|csrf|_format"
-    r"|keyboard|keyword|keypress|keycode|keystore(?![_.-]?pass)|keyring|monkey|turkey|passage"
+    r"|keyboard|keyword|keypress|keycode|keystore(?![\w.-]*pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass"
     r"|encrypted[_-]?(?:key|password|secret|value|data)s?$"  # ciphertext: Pulumi's `encryptedkey`
     r"|(?<![a-z])site[_-]?key|(?-i:(?<=[a-z])Site[_-]?Key)"  # a CAPTCHA's site key is served in the page

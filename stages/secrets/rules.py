@@ -1535,7 +1535,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "-u --user",
-        r"(?:--user|-u)[ =]\\?['\"]?[^\s:'\"\\]{1,100}:(?!:)['\"]?([^\s'\"\\]{3,200})",  # not Perl's A::B
+        # (not Perl's A::B; curl's `--user 'name':'password'` quotes each)
+        r"(?:--user|-u)[ =]\\?['\"]?[^\s:'\"\\]{1,100}['\"]?:(?!:)['\"]?([^\s'\"\\]{3,200})",
         # not a call (`-u ".s:Escape(fnamemodify(…`), nor a placeholder's words (`-u ID:CLIENT_SECRET`)
         # nor a URL (beeline's `-u "jdbc:hive2://…"`)
         check=lambda s: (

@@ -27,6 +27,7 @@ from pica.stages.secrets.shapes import (
     SECRET_WORDS,
     UUID,
     generated,
+    random_with_a_digit,
 )
 
 SERVERS: list[Rule] = [
@@ -119,8 +120,10 @@ SERVERS: list[Rule] = [
     # Drupal's hash salt
     rule(
         "generic_api_key",
-        "keygen generate_key openssl get_random_secret_key token_urlsafe token_hex gethashsalt urandom",
+        "keygen generate_key openssl get_random_secret_key token_urlsafe token_hex gethashsalt urandom"
+        " preauthkeys",  # (and Headscale's `preauthkeys create`)
         r"(?i)(?:consul[ \t]+keygen|operator[ \t]+(?:gossip[ \t]+keyring[ \t]+generate|keygen)"
+        r"|preauthkeys[ \t]+create"
         r"|fernet\.generate_key\(\)|get_random_secret_key\(\)|secrets\.token_(?:urlsafe|hex)\(|urandom\(\d+\)"
         r"|openssl[ \t]+rand[ \t]|gethashsalt\(\))[^\n]*\r?\n"
         + OUTPUT_LEAD
@@ -291,6 +294,65 @@ SERVERS: list[Rule] = [
         not_after="",
         check=literal_password,
     ),
+    # Enterprise integration tools: X12's ISA segment (the password after qualifier `01`), an FTP
+    # client's `user NAME PASSWORD` (mainframe and EDI drops), Oracle EBS' `FNDCPASS apps/…`, RACF's
+    # `ALTUSER/ADDUSER … PASSWORD(…)`, PeopleSoft's `psdmtx -CP …`, Informatica's `pmrep -x`,
+    # `infacmd -pd/-cpd`, Anypoint's `conf client_secret`, MuleSoft's secure-properties key
+    rule("generic_password", "isa*", r"ISA\*\d\d\*[^*\n]*\*01\*([^*\s]{1,10})\s*\*", not_after=""),
+    rule(
+        "generic_password",
+        "ftp",
+        BOL + r"[ \t]*user[ \t]+[\w.@-]+[ \t]+([^\s]{3,100})" + LINE_END,
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "cli_credentials",
+        "fndcpass",
+        r"FNDCPASS[ \t]+\w+/([^\s]{3,100})",
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "cli_credentials",
+        "password(",
+        r"(?i)(?:altuser|adduser)\b[^\n]*?\bpassword\(([^)\s]{3,100})\)",
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "cli_credentials",
+        "psdmtx pmrep infacmd",
+        r"(?i)(?:psdmtx|pmrep|infacmd(?:\.sh)?)\b[^\n|;&]*?[ \t]-(?:cp|x|pd|cpd)[ \t]+" + QUOTED_OR_BARE,
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "cli_credentials",
+        "client_secret",
+        r"conf[ \t]+client_secret[ \t]+([^\s]{8,200})",
+        not_after="",
+        check=random_with_a_digit,
+    ),
+    rule(
+        "generic_api_key",
+        "mule.key secure-properties securepropertiestool",
+        r"mule\.key(?:[ \t]*=|[ \t]{2,})[ \t]*([^\s$]{8,100})"
+        r"|<secure-properties:config\b[^>]*?\bkey=\"([^\"$]{8,100})\""
+        r"|SecurePropertiesTool\b[^\n]*?(?:encrypt|decrypt)[ \t]+\w+[ \t]+\w+[ \t]+([^\s]{8,100})",
+        not_after="",
+    ),
+    # Home labs: Plex's claim tokens, Porkbun's secret keys, Proxmox' `token.cfg` lines (`user@realm!id
+    # <uuid>`), `immich login URL KEY`
+    rule(
+        "generic_api_key",
+        "claim-",
+        r"(?<![\w-])(claim-[A-Za-z0-9_-]{20})(?![\w-])",
+        check=random_with_a_digit,
+    ),
+    rule("generic_api_key", "sk1_", r"(?<![\w-])(sk1_[0-9a-f]{64})(?![\w-])"),
+    rule("generic_api_key", "@pam! @pve!", r"@(?:pam|pve)![\w-]+[ \t]+(" + UUID + ")", not_after=""),
+    rule("cli_credentials", "immich", r"immich[ \t]+login[ \t]+\S+[ \t]+([\w-]{20,200})", not_after=""),
 ]
 
 

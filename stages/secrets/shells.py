@@ -190,7 +190,7 @@ SHELLS: list[Rule] = [
     rule(
         "generic_password",
         "cat ",
-        r"cat(?<![\w-]cat)[ \t]+[\w./~-]*(?:secret|passw(?:or)?d|\.pass\b|token|credential)"
+        r"cat(?<![\w-]cat)[ \t]+[\w./~-]*(?:secret|passw(?:or)?d|\.pass\b|token|credential|\.key\b)"
         r"[\w./~-]*[ \t]*\r?\n" + OUTPUT_LEAD + r"([^\s$#][^\s]{5,200})" + LINE_END,
         not_after="",
         check=literal_password,

@@ -338,6 +338,41 @@ def test_what_the_forty_third_to_fiftieth_sets_showed_redacted_wrongly_is_left_a
             "Ranger#Fold44",
         ),
         ("login_user=root\nlogin_passw=Mangopai31$\n", "Mangopai31$"),
+        # enterprise integrations and home labs
+        (
+            "ISA*00*          *01*R7tq2Wz9MX*ZZ*MERIDIANFOODS  *ZZ*KROGER         *240402*1130*U*00401*0*P*>~",
+            "R7tq2Wz9MX",
+        ),
+        ("ftp -inv edi.example.com <<END\nuser ACMEVAN01 Oxbow#Canal44\nbinary\n", "Oxbow#Canal44"),
+        (
+            "FNDCPASS apps/Sapphire_Mesa77 0 Y system/$SYSTEM_PW SYSTEM APPLSYS $NEW_APPS_PW\n",
+            "Sapphire_Mesa77",
+        ),
+        ("  ALTUSER EDIBAT PASSWORD(NXM3Q8RT) NOEXPIRED\n", "NXM3Q8RT"),
+        (
+            "pmrep connect -r REP_PROD -d Domain_INFAPRD -n repo_deployer -x 'Larkspur-Quay-61'\n",
+            "Larkspur-Quay-61",
+        ),
+        (
+            "$ anypoint-cli-v4 conf client_secret 6DE9EA63D97D7F88A47CD2A5CA06CEA9\n",
+            "6DE9EA63D97D7F88A47CD2A5CA06CEA9",
+        ),
+        ("mvn clean deploy -DmuleDeploy -Dmule.env=prod -Dmule.key=NvbOo85Km0RQPDRa\n", "NvbOo85Km0RQPDRa"),
+        ("keystore.ssl.password=Seagull!Pier_907\n", "Seagull!Pier_907"),
+        ("  --user 'rest.integration':'Thimble*Copper_87' \\\n", "Thimble*Copper_87"),
+        ("  -e PLEX_CLAIM=claim-AbhZxH8zrh3GKijeDA3L \\\n", "claim-AbhZxH8zrh3GKijeDA3L"),
+        (
+            "root@pam!backup-script 67bcc0c4-5255-4102-b48e-b18a45e39665\n",
+            "67bcc0c4-5255-4102-b48e-b18a45e39665",
+        ),
+        (
+            "$ immich login https://photos.example.se/api 0g00sBAcTnGsbiWFnSTHbpCe0IZbZ7GhhI6undaebCI\n",
+            "0g00sBAcTnGsbiWFnSTHbpCe0IZbZ7GhhI6undaebCI",
+        ),
+        (
+            "$ headscale preauthkeys create --user homelab --reusable\ne56b22049b750edca0628dc2d8c0cf755e2c74faa87eb57a\n",
+            "e56b22049b750edca0628dc2d8c0cf755e2c74faa87eb57a",
+        ),
         # human writing
         ("the token for staging is Zq8k3LmV9xR2pT7wYc4N\n", "Zq8k3LmV9xR2pT7wYc4N"),
         (
