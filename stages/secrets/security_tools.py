@@ -100,13 +100,13 @@ SECURITY_TOOLS: list[Rule] = [
     # John the Ripper's cracked line while it runs: the password, spaces, then the user or `(?)`
     rule(
         "generic_password",
-        "password hash",
-        BOL + r"([^\s(][^\s]{2,200}?)[ \t]{2,}\((?:\?|[^()\s]{1,64})\)" + LINE_END,
+        "john incremental:",
+        r"(?m)^([^\s(][^\s]{2,200})[ \t]{2,}\((?:\?|[^()\s]{1,64})\)" + LINE_END,
         not_after="",
         check=literal_password,
     ),
     # Responder's captured cleartext (its database's `Cleartext|client|user|password` rows), the
-    # password Impacket's addcomputer sets (`-computer-pass`), mimikatz' `cur/text:` and `* Password :`
+    # password Impacket's addcomputer sets (`-computer-pass`), mimikatz' `cur/text:`
     rule(
         "generic_password",
         "cleartext|",
@@ -123,8 +123,8 @@ SECURITY_TOOLS: list[Rule] = [
     ),
     rule(
         "generic_password",
-        "cur/text old/text * password",
-        r"(?:cur/text|old/text|\*[ \t]+Password[ \t]*):[ \t]*(?!\(null\))(\S[^\n]{2,200}?)" + LINE_END,
+        "cur/text old/text",
+        r"(?:cur|old)/text:[ \t]*(?!\(null\))(\S[^\n]{2,200}?)" + LINE_END,
         not_after="",
         check=literal_password,
     ),

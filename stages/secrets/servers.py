@@ -302,7 +302,7 @@ SERVERS: list[Rule] = [
     rule(
         "generic_password",
         "ftp",
-        BOL + r"[ \t]*user[ \t]+[\w.@-]+[ \t]+([^\s]{3,100})" + LINE_END,
+        r"(?m)^[ \t]*user[ \t]+[\w.@-]+[ \t]+([^\s]{3,100})" + LINE_END,
         not_after="",
         check=literal_password,
     ),

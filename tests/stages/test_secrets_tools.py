@@ -325,7 +325,10 @@ def test_what_the_forty_third_to_fiftieth_sets_showed_redacted_wrongly_is_left_a
             "f85f8ab9fedaee3641d515d78a98c015:239c5046aa31:a96430a7ac59:Globex-Guest:Phoenix1Maple9$\n",
             "Phoenix1Maple9$",
         ),
-        ("Loaded 1 password hash (krb5tgs)\nSup3rS3cret!2024     (svc_mssql)\n", "Sup3rS3cret!2024"),
+        (
+            "$ john --format=krb5tgs tgs.hash\nLoaded 1 password hash (krb5tgs)\nSup3rS3cret!2024     (svc_mssql)\n",
+            "Sup3rS3cret!2024",
+        ),
         ("Cleartext|10.0.77.194|mfp-3rdfloor|Biscuit7Denver5?\n", "Biscuit7Denver5?"),
         (
             "addcomputer.py -computer-name 'RBCD01$' -computer-pass 'Nuggetorc91$' -dc-host dc01\n",
