@@ -20,6 +20,12 @@ from pica.stages.secrets.shapes import (
     random_with_a_digit,
 )
 
+
+def signing_key(value: str) -> bool:
+    """A JWT signing key written into code: random (any signs in it), not a stand-in."""
+    return verify.random_enough(value) and not verify.is_stand_in(value)
+
+
 CODE_LITERALS: list[Rule] = [
     # An access key's id, then its secret, as a call's arguments or a CSV's columns: Alibaba's
     # `LTAI…`, AWS's `AKIA…`, DigitalOcean Spaces' `DO00…`, Backblaze's 25 hex digits, the 20 capitals
@@ -84,14 +90,14 @@ CODE_LITERALS: list[Rule] = [
         r"[\"']([^\"'\n]{16,200})[\"'][ \t]*,[ \t]*[\"']HS(?:256|384|512)[\"']"
         r"|[\"']HS(?:256|384|512)[\"'][ \t]*,[ \t]*[\"']([^\"'\n]{16,200})[\"']",
         not_after="",
-        check=lambda value: verify.random_enough(value) and not verify.is_stand_in(value),
+        check=signing_key,
     ),
     rule(
         "generic_api_key",
         "hmacshakeyfor algorithm.hmac",
         r"(?i)(?:hmacshakeyfor|algorithm\.hmac(?:256|384|512))\(\s*\"([^\"\n]{16,200})\"",
         not_after="",
-        check=lambda value: verify.random_enough(value) and not verify.is_stand_in(value),
+        check=signing_key,
     ),
     # A key decoded from a literal into a key's name (`piiKey, _ = hex.DecodeString("…")`, Java's
     # `KEY = Base64.getDecoder().decode("…")`, Elixir's `key: Base.decode64!("…")`), and Laravel's
