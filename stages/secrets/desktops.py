@@ -1,6 +1,6 @@
 """Desktops' stores and settings: macOS' keychain command and `defaults`, NetworkManager,
 wpa_supplicant, netsh, the Windows registry, FileZilla Server, PowerShell's SecureString, and what
-secret-tool and password managers' CLIs print.
+`secret-tool lookup`, `keepassxc-cli generate` and `gpp-decrypt` print.
 """
 
 from __future__ import annotations
