@@ -159,6 +159,7 @@ def ruleset() -> RuleSet:
                 | called
                 | set(PHRASE_WORDS)
                 | set(ANNOUNCING_WORDS)
+                | {"data:", "kty"}  # (servers.find_in_secret_data, code_literals.find_jwk_private)
             )
         )
         automaton = ahocorasick_rs.AhoCorasick(words, implementation=ahocorasick_rs.Implementation.DFA)
@@ -403,8 +404,9 @@ def secret_spans(
         if rules.automaton is None or not PHRASE_WORDS.isdisjoint(present)
         else (),
         announced_in(text, lowered, present, rules, long),
-        find_in_secret_data(text, lowered),
-        find_jwk_private(text, lowered) if "kty" in lowered else (),
+        # (a Kubernetes Secret's data, a JSON Web Key: read only where the automaton found their words)
+        find_in_secret_data(text, lowered) if rules.automaton is None or "data:" in present else (),
+        find_jwk_private(text, lowered) if rules.automaton is None or "kty" in present else (),
     )
     for start, end, kind in found:
         if text[start:end] not in rules.public:  # published keys stay public under any name

@@ -13,11 +13,11 @@ from pica.stages.secrets import verify
 from pica.stages.secrets.rules import (
     Rule,
     literal_password,
+    random_with_digit,
     rule,
 )
 from pica.stages.secrets.shapes import (
     ID_THEN_SECRET,
-    random_with_a_digit,
 )
 
 
@@ -35,7 +35,7 @@ CODE_LITERALS: list[Rule] = [
         "",
         r"(?:LTAI[0-9A-Za-z]{12,24}|(?:AKIA|ASIA|DO00)[0-9A-Z]{16})" + ID_THEN_SECRET,
         not_after="",
-        check=random_with_a_digit,
+        check=random_with_digit,
     ),
     rule(
         "generic_api_key",
@@ -45,7 +45,7 @@ CODE_LITERALS: list[Rule] = [
         + ID_THEN_SECRET
         + r"|(?<![\w-])[0-9A-Z]{20},([A-Za-z0-9+/=]{40})(?=\s|$|\\)",
         not_after="",
-        check=random_with_a_digit,
+        check=random_with_digit,
     ),
     # Backblaze B2's application keys: `K00` and 28 base62 characters
     rule("generic_api_key", "", r"(?<![\w-])(K00[A-Za-z0-9]{28})(?![\w-])", check=verify.random_mixed),
@@ -110,7 +110,7 @@ CODE_LITERALS: list[Rule] = [
         r"[ \t]*[\"']([A-Za-z0-9+/=]{22,200})[\"']",
         near=r"(?i)\w*(?:key|secret)\w*\\?[\"']?(?:[ \t]*,[ \t]*_)?[ \t]*(?::=|=|:|=>)[ \t]*[\w.()\[\]:]*?",
         not_after="",
-        check=random_with_a_digit,
+        check=random_with_digit,
     ),
     rule(
         "generic_api_key",
@@ -135,7 +135,7 @@ CODE_LITERALS: list[Rule] = [
         "clientsecret::new",
         r"ClientSecret::new\(\s*\"([^\"\n]{16,200})\"",
         not_after="",
-        check=random_with_a_digit,
+        check=random_with_digit,
     ),
 ]
 

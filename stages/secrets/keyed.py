@@ -552,19 +552,16 @@ def find_keyed(
         start = hit.start()
         while start > 0 and text[start - 1] in NAME_CHARS:
             start -= 1
-        before = text[start - 2 : start]
+        before, line_start = text[start - 2 : start], text.rfind("\n", 0, start) + 1
         # (but a name followed by its own colon is a key: Hiera's `profile::database::password: …`)
         prefixed = (before == "::" or re.match(r"[\w}]:", before) is not None) and (
-            not GREP_PREFIX.match(text, text.rfind("\n", 0, start) + 1, start)
+            not GREP_PREFIX.match(text, line_start, start)
             and NAMESPACED_KEY.match(text, start) is None
             and not POWERSHELL_SCOPE.search(text, max(0, start - 9), start)
-            and not (
-                KEYFILE_SECRET.match(text, start)
-                and KEYFILE_PATH.match(text, text.rfind("\n", 0, start) + 1, start)
-            )
+            and not (KEYFILE_SECRET.match(text, start) and KEYFILE_PATH.match(text, line_start, start))
         )
-        sectioned = SECTION_PREFIX.match(text, text.rfind("\n", 0, start) + 1, start) is not None
-        if (text[start - 1 : start] in ("/", "<") and not sectioned) or prefixed:
+        opened = text[start - 1 : start]
+        if opened == "<" or (opened == "/" and not SECTION_PREFIX.match(text, line_start, start)) or prefixed:
             # `/forgot-password`, `…:secret:MySecret-a1b2c3` (an ARN), `AWS::IAM::AccessKey`, and
             # `<key>`, an XML tag (the rule for `<…Password>…</…Password>` reads those); but
             # Pulumi's `acme:dbPassword: …` is a namespaced key and its value
@@ -617,7 +614,6 @@ def find_keyed(
         group = "quoted" if quote else "bare"
         value, call = match.group(group), match.group("call") is not None
         start_of, end_of = match.start(group), match.end(group)
-        opened = text[start - 1 : start]
         if (
             not quote
             and match.group("sep") == "="
@@ -649,7 +645,7 @@ def find_keyed(
             sep = "="  # Clojure's `{:api-key "…"}`
         elif quote and "\t" in sep and not sep.strip():
             sep = "="  # a table's columns: `SECRET_KEY\t'…'` (Django's debug page, a TSV of settings)
-        elif quote and not sep.strip() and DEFINITION.search(text, text.rfind("\n", 0, start) + 1, start):
+        elif quote and not sep.strip() and DEFINITION.search(text, line_start, start):
             sep = "="  # a definition: C's `#define NAME "…"`, Elixir's `@name "…"`
         if keyed_value_is_secret(name, sep, value, quote, call, after):
             yield start_of, end_of, kind_of(name)

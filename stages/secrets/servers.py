@@ -20,6 +20,7 @@ from pica.stages.secrets.rules import (
     Rule,
     directive_password,
     literal_password,
+    random_with_digit,
     rule,
 )
 from pica.stages.secrets.shapes import (
@@ -27,7 +28,6 @@ from pica.stages.secrets.shapes import (
     SECRET_WORDS,
     UUID,
     generated,
-    random_with_a_digit,
 )
 
 SERVERS: list[Rule] = [
@@ -332,7 +332,7 @@ SERVERS: list[Rule] = [
         "client_secret",
         r"conf[ \t]+client_secret[ \t]+([^\s]{8,200})",
         not_after="",
-        check=random_with_a_digit,
+        check=random_with_digit,
     ),
     rule(
         "generic_api_key",
@@ -348,7 +348,7 @@ SERVERS: list[Rule] = [
         "generic_api_key",
         "claim-",
         r"(?<![\w-])(claim-[A-Za-z0-9_-]{20})(?![\w-])",
-        check=random_with_a_digit,
+        check=random_with_digit,
     ),
     rule("generic_api_key", "sk1_", r"(?<![\w-])(sk1_[0-9a-f]{64})(?![\w-])"),
     rule("generic_api_key", "@pam! @pve!", r"@(?:pam|pve)![\w-]+[ \t]+(" + UUID + ")", not_after=""),

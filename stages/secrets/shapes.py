@@ -15,10 +15,6 @@ UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 ID_THEN_SECRET = r"[\"']?[ \t]*,\s*[\"']([A-Za-z0-9+/=_-]{24,100})[\"']"
 
 
-def random_with_a_digit(value: str) -> bool:
-    return re.search(r"\d", value) is not None and verify.random_enough(value)
-
-
 def generated(value: str) -> bool:
     """A key generator's output: random, with digits or base64's signs; not a word, a path, a
     placeholder or the next line's `NAME=…`."""

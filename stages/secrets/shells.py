@@ -14,12 +14,12 @@ from pica.stages.secrets.rules import (
     OUTPUT_LEAD,
     Rule,
     literal_password,
+    random_with_digit,
     rule,
 )
 from pica.stages.secrets.shapes import (
     QUOTED_OR_BARE,
     UUID,
-    random_with_a_digit,
 )
 
 SHELLS: list[Rule] = [
@@ -72,7 +72,7 @@ SHELLS: list[Rule] = [
         not_after="",
     ),
     # crates.io's API tokens: `cio` and 32 base62 characters (`cargo login …`)
-    rule("generic_api_key", "cio", r"(?<![\w-])cio[A-Za-z0-9]{32}(?![\w-])", check=random_with_a_digit),
+    rule("generic_api_key", "cio", r"(?<![\w-])cio[A-Za-z0-9]{32}(?![\w-])", check=random_with_digit),
     # Google's app passwords: 16 letters in four groups, for Gmail's SMTP and IMAP, told as one
     # ("app password: xgmc qlti hwzh hhld"); four short words of prose are not (`spam spam spam spam`)
     rule(
@@ -149,21 +149,21 @@ SHELLS: list[Rule] = [
         r"\"(?:bearer|github-oauth|gitlab-oauth|gitlab-token|bitbucket-oauth)\"[ \t]*:[ \t]*\{\s*"
         r"\"[\w.-]+\"[ \t]*:[ \t]*\"([^\"\n]{16,200})\"",
         not_after="",
-        check=random_with_a_digit,
+        check=random_with_digit,
     ),
     rule(
         "cli_credentials",
         "nuget",
         r"(?i)nuget(?<![\w-]nuget)[ \t]+push\b[^\n|;&]*?[ \t](?:-k|--api-key|-apikey)[ \t]+([^\s\"']{8,200})",
         not_after="",
-        check=lambda value: random_with_a_digit(value) or bool(re.fullmatch(UUID, value)),
+        check=lambda value: random_with_digit(value) or bool(re.fullmatch(UUID, value)),
     ),
     rule(
         "generic_password",
         "bundle_",
         r"BUNDLE_[A-Z0-9_]*__[A-Z0-9_]+[\"']?[ \t]*[:=][ \t]*[\"']?([^\s\"']{8,200})",
         not_after="",
-        check=lambda value: random_with_a_digit(value) or literal_password(value.split(":")[-1]),
+        check=lambda value: random_with_digit(value) or literal_password(value.split(":")[-1]),
     ),
     rule("generic_api_key", "anaconda.org/t/", r"anaconda\.org/t/([\w-]{20,100})/?", not_after=""),
     rule(
