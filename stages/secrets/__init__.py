@@ -40,6 +40,7 @@ from pica.stages.secrets.announced import ANNOUNCING_WORDS, find_announced
 from pica.stages.secrets.arguments import CALLS, Calls, find_in_arguments
 from pica.stages.secrets.code_literals import find_jwk_private
 from pica.stages.secrets.keyed import SECRET_WORD, find_keyed
+from pica.stages.secrets.sections import SECTION_WORDS, find_in_sections
 from pica.stages.secrets.seed_phrases import PHRASE_WORDS, find_seed_phrases
 from pica.stages.secrets.servers import find_in_secret_data
 from pica.stages.secrets.tables import HEADER_WORDS, find_in_inserts, find_in_tables
@@ -118,8 +119,14 @@ class RuleSet:
 @functools.cache
 def ruleset() -> RuleSet:
     """The rules compiled, with their gates and keyword automaton: built once, on first use."""
+    from pica.stages.secrets.admin_scripts import ADMIN_SCRIPTS
+    from pica.stages.secrets.automation import AUTOMATION
     from pica.stages.secrets.code_literals import CODE_LITERALS
+    from pica.stages.secrets.commerce import COMMERCE
     from pica.stages.secrets.desktops import DESKTOPS
+    from pica.stages.secrets.dotfiles import DOTFILES
+    from pica.stages.secrets.finance import FINANCE
+    from pica.stages.secrets.games import GAMES
     from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS
     from pica.stages.secrets.security_tools import SECURITY_TOOLS
     from pica.stages.secrets.servers import SERVERS
@@ -136,6 +143,12 @@ def ruleset() -> RuleSet:
         + SHELLS
         + SECURITY_TOOLS
         + DESKTOPS
+        + DOTFILES
+        + FINANCE
+        + ADMIN_SCRIPTS
+        + COMMERCE
+        + GAMES
+        + AUTOMATION
     )
     gates, anchored = zip(*(gate(rule) for rule in rules), strict=True)
     quoted = frozenset(i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern))
@@ -160,6 +173,7 @@ def ruleset() -> RuleSet:
                 | set(PHRASE_WORDS)
                 | set(ANNOUNCING_WORDS)
                 | {"data:", "kty"}  # (servers.find_in_secret_data, code_literals.find_jwk_private)
+                | set(SECTION_WORDS)
             )
         )
         automaton = ahocorasick_rs.AhoCorasick(words, implementation=ahocorasick_rs.Implementation.DFA)
@@ -407,6 +421,9 @@ def secret_spans(
         # (a Kubernetes Secret's data, a JSON Web Key: read only where the automaton found their words)
         find_in_secret_data(text, lowered) if rules.automaton is None or "data:" in present else (),
         find_jwk_private(text, lowered) if rules.automaton is None or "kty" in present else (),
+        find_in_sections(text, lowered)
+        if rules.automaton is None or not present.keys().isdisjoint(SECTION_WORDS)
+        else (),
     )
     for start, end, kind in found:
         if text[start:end] not in rules.public:  # published keys stay public under any name

@@ -26,6 +26,7 @@ ANNOUNCING_WORDS = frozenset(
         "password",
         "passphrase",
         "passcode",
+        "pw",
         "credential",
         "密码",
         "密钥",
@@ -41,7 +42,7 @@ ANNOUNCING_WORDS = frozenset(
     )
 )
 WORD = (
-    r"(?P<word>(?<![a-z0-9_/.])(?:tokens?|secrets?|keys?|passwords?|passphrases?|passcodes?|credentials?)"
+    r"(?P<word>(?<![a-z0-9_/.$])(?:tokens?|secrets?|keys?|passwords?|passphrases?|passcodes?|credentials?|pw)"
     r"(?![a-z0-9_]|\.[a-z])"  # (not a file's name: `keys.txt`, `/secrets/`)
     r"|密码|密钥|秘钥|令牌|トークン|パスワード|비밀번호|토큰|пароль|токен|ключ)"
 )
@@ -77,12 +78,15 @@ NOT_SECRET = re.compile(
     r"|request|trace|build|version|etag|serial|license|product|activation|file|path|env|variable|header"
     r"|field|column|parameter|param|argument|option|flag|setting|count|size|bits?"
     r"|gpg|pgp|gnupg|keyserver|keyring|recv-keys|using|rsa|dsa|ecdsa|eddsa|ed25519"
+    r"|default-key|trusted-key|encrypt-to|local-user"  # (gpg.conf's options name keys by their ids)
     r"|verified|signed|kid)(?![a-z])"  # ("verified with key <kid>": a key's id)
 )
 HEX = re.compile(r"[0-9a-f]{32,}")
 PATH = re.compile(r"(?:^|/)[a-z]{4,}(?:/|$)")  # a word between slashes: a path, not base64
 WIF_SHAPE = re.compile(r"[5KLc9][1-9A-HJ-NP-Za-km-z]{50,51}")
-PASSWORD_WORDS = ("pass", "密码", "パスワード", "비밀번호", "пароль")  # (password, passphrase, passcode)
+POD_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z0-9]{5,10}-[a-z0-9]{5}")
+# (password, passphrase, passcode, pw)
+PASSWORD_WORDS = ("pass", "pw", "密码", "パスワード", "비밀번호", "пароль")
 
 
 def announced_value(value: str, word: str) -> bool:
@@ -96,6 +100,8 @@ def announced_value(value: str, word: str) -> bool:
     words = sum(len(part) >= 3 and part.isalpha() for part in re.split(r"[_.-]", value))
     if value.startswith("/") or words >= 2 or is_stand_in(value) or sequential_run(value):
         return False
+    if POD_NAME.fullmatch(value):
+        return False  # a Deployment's pod, `payments-6f7c9d8b4-q8mzl` (`istioctl proxy-config secret <pod>`)
     if WIF_SHAPE.fullmatch(value) and not wif_key(value):
         return False  # a Bitcoin key's shape with a wrong checksum: no key
     if machine_made(value):
@@ -105,8 +111,10 @@ def announced_value(value: str, word: str) -> bool:
     return UUID.match(value) is not None and word.startswith(("key", "token"))
 
 
-# an address, a path, a URL, a `name=value` or `name:value` pair
-NOT_TYPED = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|~?/.*|[\w.-]*://.*|[A-Za-z_][\w.-]*[=:].*")
+# (an address, a path, a URL, `name=value`, a ticket's key: `OPS-1712`)
+NOT_TYPED = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|~?/.*|[\w.-]*://.*|[A-Za-z_][\w.-]*[=:].*|[A-Z][A-Z0-9]{1,9}-\d+\)?"
+)
 
 
 def typed(value: str) -> bool:

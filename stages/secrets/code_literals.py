@@ -137,6 +137,17 @@ CODE_LITERALS: list[Rule] = [
         not_after="",
         check=random_with_digit,
     ),
+    # A getter named for a password that returns a literal (offlineimap's `pythonfile`,
+    # `def get_pass(account): … return "…"`): the literal is the password (not `getTokenName`'s)
+    rule(
+        "generic_password",
+        "def",
+        r"(?im)def[ \t]+(?:get|load|read|fetch|lookup)_?(?:[a-z0-9]+_)*"
+        r"(?:pass|password|passwd|pwd|secret|token)\([^)\n]*\)[^\n]*:[ \t]*\r?\n(?:[^\n]*\n){0,6}?"
+        r"[ \t]+return[ \t]+(?:\"([^\"\s]{3,200})\"|'([^'\s]{3,200})')[ \t]*(?:#[^\n]*)?$",
+        not_after=r"\w",
+        check=literal_password,
+    ),
 ]
 
 # A JSON Web Key's private members (RFC 7517/7518): `k` of a symmetric key, `d` (and RSA's primes)

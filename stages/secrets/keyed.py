@@ -5,8 +5,9 @@ The name words and the filters follow detect-secrets' KeywordDetector (its denyl
 `probably_false_positive`) and gitleaks' generic-api-key (entropy 3.5, its allowlist of names
 like `key_id`, `public_key`, `token_url`). The separators are those of gitleaks'
 GenerateSampleSecrets templates: `=`, `:`, `:=`, `::=`, `?=`, `+=`, `.=`, `=>`, `==`, a CSV comma,
-Logseq's `::`, a YAML block (`: |`), and Go/Kotlin/C# declarations with a type between name and `=`; and the
-mirror of a comparison, `if ("…" == password)`.
+Logseq's `::`, a YAML block (`: |`), and Go/Kotlin/C#/VB declarations with a type between name
+and `=` (`Const AWS_SECRET_KEY As String = "…"`), a name inside a call or an index
+(`.Item("sendpassword") = "…"`); and the mirror of a comparison, `if ("…" == password)`.
 
 For speed the scan starts from the secret words (found in the lowercased text), then matches the
 whole assignment from the start of the name: text without those words costs one search.
@@ -37,8 +38,8 @@ from pica.stages.secrets.verify import (
 # are not, and are skipped without a full match.
 SECRET_WORD = re.compile(
     r"(?:secret|token|pass|pwd|pw|key|auth|credential|creds|pat(?!h)|salt|seed|psk|authtok)"
-    r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?(?:\[\d*\])?\\?[\"']?\]?[ \t]*"
-    r"(?:[:=,?+.!|<>]|is[ \t]|@?[\"'`]|string|str|char|const))"
+    r"(?=[\w.$-]{0,30}(?:[ _-]?\d+)?(?:\[\d*\])?(?:\\?[\"'][\])]?|\\?\]?)[ \t]*"
+    r"(?:[:=,?+.!|<>]|is[ \t]|@?[\"'`]|string|str|char|const|as[ \t]+string))"
 )
 # `secret_id` is Vault AppRole's SecretID, a credential (developer.hashicorp.com/vault/docs/auth/approle),
 # and Consul's ACL token's; `SecretString` the secret AWS Secrets Manager returns; Rails' and
@@ -48,6 +49,7 @@ SECRET_NAME = (
     r"|credential|creds|auth|auth[_-]?key|authtok|pat|license[_-]?key|account[_-]?key|key|salt|seed|psk)"
 )
 # A name may end with the stage the secret is for: `client_secret_production`, `API_KEY_PROD`
+# (and with himalaya's `.raw`, `imap-passwd.raw = "…"`: the literal, not a command to get it)
 STAGE = (
     r"(?i:prod|production|live|dev|development|staging|stage|sandbox|qa|uat|primary|secondary|backup|old|new"
     r"|private)"  # (and Mailjet's `MJ_APIKEY_PRIVATE`, the secret half)
@@ -56,11 +58,11 @@ NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 KEYED = re.compile(
     r"(?P<name>[\w.$-]*?(?i:"
     + SECRET_NAME
-    + r")s?(?:[ _-]?\d+)?(?:[_-]"
+    + r")[sS]?(?:[ _-]?\d+)?(?:[_-]"
     + STAGE
-    + r")?)(?![A-Za-z])(?:\[\d*\])?\\?[\"']?\]?"
+    + r")?(?:\.raw)?)(?![A-Za-z])(?:\[\d*\])?(?:\\?[\"'][\])]?|\\?\]?)"
     r"(?:[ \t]*:?[ \t]*(?:string|String|str|&(?:'static[ \t]+)?(?:str|\[u8\])|const\s+char\s*\*|char\s*\*)"
-    r"(?=[ \t]*[:=]))?"
+    r"(?=[ \t]*[:=])|[ \t]+[Aa]s[ \t]+String(?=[ \t]*=))?"
     r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|<<?-(?=[ \t])|::(?=[ \t])"
     r"|:(?!:)(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
     r"|[ \t]+is[ \t]+|[ \t]+(?=@?[\"'])|,(?=[^\s,])|,[ \t]+(?=[\"']))"
@@ -110,9 +112,11 @@ CONCEPT_WORDS = re.compile(
     r"|value|version|fake|dummy|sample|test|example|short|long|string"
 )
 # (`sk-` alone is no one provider's: OpenAI's, DeepSeek's, OpenRouter's, LiteLLM's and Helicone's
-# keys and self-hosted servers' all start so; `sk-ant-`, `sk-proj-` are Anthropic's and OpenAI's)
+# keys and self-hosted servers' all start so; `sk-ant-`, `sk-proj-` are Anthropic's and OpenAI's;
+# an `hf_` token is made of letters and digits: huggingface/transformers' CI token has digits)
 MALFORMED_TOKEN = re.compile(
-    r"^(?:dapi|gh[pousr]_|glpat-|xox[bpae]-|sk-(?:ant|proj|svcacct|admin)-|sk_live_|npm_|hf_|px-(?:api|dep)-"
+    r"^(?:dapi|gh[pousr]_|glpat-|xox[bpae]-|sk-(?:ant|proj|svcacct|admin)-|sk_live_|npm_|px-(?:api|dep)-"
+    r"|hf_(?![A-Za-z0-9]{30,}$)"
     r"|NR[A-Z]{2}-)|NRAL$"
 )
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
@@ -122,6 +126,7 @@ IDENTIFIER = re.compile(
 # Windows setup's configuration passes (learn.microsoft.com, "How Configuration Passes Work")
 SETUP_PASS = re.compile(r"windowsPE|offlineServicing|generalize|specialize|auditSystem|auditUser|oobeSystem")
 PREPOSITIONS = frozenset(("from", "by", "with", "under", "on", "in", "at", "per"))
+CACHE_VERBS = frozenset(("hit", "miss", "get", "set", "put", "evict", "del", "stored", "cached"))
 # A value in HTML's markup for a literal: `<code>…</code>`, `<kbd>…</kbd>`
 MARKED_UP = re.compile(r"<(code|kbd|tt|samp)>([^<]+)</\1>(?:</\w+>)*")  # and the tags it closes
 # An unquoted value that is an expression of code, not a literal: it opens a tuple, list, dict or
@@ -146,6 +151,7 @@ PATTERN_OR_FIELD = re.compile(
 # An unquoted value that names a variable or a type: `rc5_key_st`, `s3_uri_value`, `PKCS7PrivateKeyTypes`,
 # `_AccessPath`. Bare words in a config file are values; in code they are names.
 NAME_OF_CODE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|_*[A-Z][A-Z0-9]*[a-z]*(?:[A-Z][a-z]+)+")
+ZNC_LOGIN = re.compile(r"[\w.@-]+/[\w.-]+:\S*(?:\d|[^\w\s])\S*")
 # A name qualified by its namespace: `lambda:createdBy`, `lance-encoding:blob` (tags, schema keys).
 QUALIFIED_NAME = re.compile(r"[A-Za-z][A-Za-z-]*(?::[A-Za-z][A-Za-z-]*)+")
 # A value that is a path or object key (`my-app/5026-stage.war`, `vms/server.ova`, `Some/Value`),
@@ -156,6 +162,8 @@ PATH_LIKE = re.compile(
     r"|^[\w-]+\.(?:zip|tar|gz|tgz|ova|vmdk|war|jar|json|ya?ml|txt|csv|py|js|ts|sh|exe|dll|so|png|jpe?g"
     r"|gif|svg|pdf|html?|xml|md|log|conf|cfg|ini|toml|lock|bin|img|iso|deb|rpm|whl|db|sqlite)$"
     r"|^[A-Za-z]:\\(?:[\w. -]+\\)*[\w. -]+$"  # a Windows path, `C:\Users\ana\.ssh\id_ed25519`
+    # a resource's name in lowercase parts (`projects/4811…/secrets/orders-db-password`, GCP's)
+    r"|^(?:[a-z0-9][a-z0-9._-]*/){2,}[a-z0-9][a-z0-9._-]*$"
 )
 # (and Home Assistant's, ESPHome's `!secret wifi_password`, `!env_var X`; wpa_supplicant's
 # `psk=ext:name`, a password in its external store)
@@ -204,7 +212,8 @@ NOT_SECRET_NAME = re.compile(
     r"|(?<![a-z])seeds$|seed_?(?:hosts?|nodes?|provider|list)"  # a cluster's first hosts (Cassandra's)
     r"|websocket-(?:key|accept)"  # the handshake's nonce and its hash (RFC 6455)
     r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs
-    r"|request_?token|idempotency|dedup_?key|change_?token|lock_?token"  # keys that make a request idempotent
+    # keys that make a request idempotent; Exchange's item version (`changeKey`)
+    r"|request_?token|idempotency|dedup_?key|change_?(?:token|key)|lock_?token"
     r"|pub_?key|(?:cache|sort|primary|foreign|partition|result|dest|lookup|range|object|s3|group|dict"
     r"|map|index|row|column|config|metadata|field|attr|label|meta|event|state|storage|registry)_?key"
     r"(?:s|_?name)?$"  # keys of a dict, a table, a cache or a bucket: what is looked up, not a secret
@@ -240,16 +249,20 @@ KEYFILE_PATH = re.compile(r"[ \t]*(?:[\w-]+:)+\Z")
 KEYFILE_SECRET = re.compile(r"[\w-]*=(?!=)")
 # git's user.signingkey names a key, it holds none (git-scm.com/docs/git-config#user.signingKey)
 GIT_SIGNING_KEY = re.compile(r"(?:0x)?[0-9A-Fa-f]{8,40}!?|key::.*|(?:ssh|ecdsa)-[\w-]+ .*|[~/.$].*")
+SIGNING_KEY_NAME = re.compile(r"(?i)signingkey$|(?:pgp|gpg)\w*key|default[_-]key|sign[_-]as")
 # Published keys listed before a `key` (Matrix's `verify_keys`, a JWKS's or server's `public_keys`)
 PUBLIC_KEYS_BEFORE = re.compile(r"(?i)verify_keys|public_?keys|/public-key\b")  # (GitHub's secrets' key)
 # A password manager asked for an item's password: the argument names the item
 PASSWORD_MANAGER_QUERY = re.compile(
     r"\b(?:bw|op|lpass|gopass|keepassxc-cli)[ \t]+(?:get|show|item[ \t]+get)[ \t]+\Z"
 )
+# The rest of a quoted `NAME=value` whose value has spaces, to its closing quote on the line
+QUOTED_REST = re.compile(r"[^=\"'`$\n]*")
+ALIAS = re.compile(r"(?<![\w-])alias[ \t]+\Z")
 # PowerShell's `$env:API_KEY = "…"`: a variable's scope, not a namespace
 POWERSHELL_SCOPE = re.compile(r"(?i)\$(?:env|global|script|local|private|using):\Z")
 # A definition without an operator: C's `#define API_KEY "…"`, Elixir's `@secret_key_base "…"`
-DEFINITION = re.compile(r"(?m)^[ \t]*(?:#[ \t]*define[ \t]+|@)\Z")
+DEFINITION = re.compile(r"(?m)^[ \t]*(?:#[ \t]*define[ \t]+|@|set[ \t]+)\Z")  # (and Tcl's `set name "…"`)
 CODE_ROOTS = frozenset(
     {"self", "this", "cls", "os", "sys", "env", "environ", "config", "conf", "cfg", "settings", "args"}
     | {"opts", "options", "params", "request", "req", "app", "ctx", "context", "vars", "process"}
@@ -273,8 +286,11 @@ def keyed_value_is_secret(
         and not (
             sep.strip() == ":"
             and re.match(r"[ \t]*(?:</|\r?\n|$)", after)
-            and typed_password(value)
-            and re.search(r"[^\w\s]", value.rstrip(".,;:!?"))  # with a sign: not Go's `--- PASS: TestX2`
+            # with a sign (not Go's `--- PASS: TestX2`), or machine-made (an app password)
+            and (
+                (typed_password(value) and re.search(r"[^\w\s]", value.rstrip(".,;:!?")))
+                or (len(value) >= 12 and random_enough(value) and re.search(r"\d", value))
+            )
         )
     ):
         # the English word and Python's keyword: "First pass: …", "you can pass '…'"; but a
@@ -308,12 +324,18 @@ def keyed_value_is_secret(
     s3_compatible = s3_compatible and len(value) >= 32 and random_enough(value)
     if NOT_SECRET_NAME.search(name) or (provider and KEY_ALPHABET.fullmatch(value) and not s3_compatible):
         return False
-    if word.lower() == "signingkey" and GIT_SIGNING_KEY.fullmatch(value):
-        return False  # git's user.signingkey: a GPG key's id or fingerprint, a path, a public key
+    if last == "seed" and len(value) < 16:
+        return False  # a world's or a generator's seed (Valheim's `seed: loar6ZYwbT`); a wallet's is longer
+    if SIGNING_KEY_NAME.search(name) and GIT_SIGNING_KEY.fullmatch(value):
+        return False  # git's user.signingkey, mutt's pgp_default_key: a GPG key's id or fingerprint, a path
     if VALUE_KIND.search(name) and not (password_name and (quote or name.isupper())):
         return False  # in code, `url.password += encoded` is the URL's field, not a password
-    if password_verifier(value) or re.match(r"(?i)hmac-sha\d+:", value):
-        return False  # (Vault's audit log writes each token as its HMAC)
+    if (
+        password_verifier(value)
+        or re.match(r"(?i)hmac-sha\d+:", value)
+        or value.startswith("ENC[AES256_GCM,")
+    ):
+        return False  # (Vault's audit log writes each token as its HMAC; SOPS' value is ciphertext)
     if not any(c.isalnum() for c in value):
         return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)
     # `NAME=value`: a shell's, an env file's; `connection-password=…`, a name no code has (a
@@ -335,7 +357,9 @@ def keyed_value_is_secret(
     # Inside a quoted literal a `$` between two letters or digits is a character (`super$ecret`:
     # Nosey Parker's np.generic.5/6 take it, and exclude `$` only as a password's first character);
     # unquoted, `$ecret` is a shell variable (np.generic.5/6's negative `password = super$ecret`).
-    literal = dollar_as_character(value, quoted=quote in ("'", '"'))
+    # (`$` is a character in INI files no shell reads: Ansible's inventory, sssd.conf's `authtok`)
+    no_shell = re.match(r"(?i)ansible_|ldap_default_authtok", name) is not None
+    literal = dollar_as_character(value, quoted=quote in ("'", '"') or no_shell)
     if is_stand_in(value) or TEMPLATE.search(literal) or (quote == "`" and " " in value):
         return False  # a placeholder, a template or variable, a command substitution
     # A run of 8 characters in sequence (12345678, a1b2c3d4) is typed, not generated: it marks a
@@ -380,7 +404,7 @@ def keyed_value_is_secret(
     if joined and not any(random_part(part) for part in re.split(r"[_-]", value)):
         # (a secret a person chose may be a passphrase too: `WEBHOOK_SECRET=nutmeg_kettle_walrus`)
         phrase = secret_name and len(re.split(r"[_-]", value.rstrip("0123456789_-"))) >= 3
-        if typed_phrase(value) and (password_name or secret_name or re.search(r"(?i)token$", word)):
+        if typed_phrase(value) and (password_name or re.search(r"(?i)secret|token$", word)):
             return True  # `Bramble-Heron-150`, `otter-Basin-5561`: chosen, not a resource's name
         return (password_name or phrase) and not CONCEPT_WORDS.search(value)
     if re.fullmatch(r"\d+", value) or (
@@ -395,6 +419,7 @@ def keyed_value_is_secret(
     if word.lower() in ("key", "pat"):  # `key`, `o.key`, `PAT` (pattern?) alone: want a random blob
         blob = re.fullmatch(r"[A-Za-z0-9+/=_-]{20,}", value) is not None
         blob = blob and (entropy(value) >= 3.5 or random_enough(value))  # 32 hex: 3.4 bits one time in ten
+        blob = blob and not ("/" in value and "-" in value)  # `shop/orders-api-5bd7c9f8d`: an object's key
         return blob and re.search(r"[0-9+/]", value) is not None
     if password_name and re.fullmatch(r"[a-z]+(?: [a-z]+)+", value) and re.search("pass|secret|token", value):
         return False  # a sample's words for the idea, "smtp password" (not `mypassword`: detect-secrets')
@@ -482,6 +507,8 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool, en
     locator = LOCATOR.match(value) or (
         value.startswith(LOCATOR_STARTS) and not BASE64_NOT_PATH.fullmatch(value)
     )
+    if password_name and ZNC_LOGIN.fullmatch(value):
+        return False  # ZNC's `user/network:password` (wiki.znc.in, "Connecting"), not a path and tag
     if PATH_LIKE.match(value) or PATTERN_OR_FIELD.search(value) or locator:
         return True  # a path, a reference to the environment, an ARN: where a secret is, not one
     if re.match(r"[A-Za-z][\w+.-]*://[^@\s]*$", value):
@@ -594,10 +621,12 @@ def find_keyed(
             continue  # a server's published keys (Matrix's `"verify_keys": {"ed25519:…": {"key": …}}`)
         if text.find("encryptedData:", max(0, start - 600), start) != -1:
             continue  # a SealedSecret's `encryptedData`: ciphertext only its cluster can open
+        if ALIAS.search(text, max(line_start, start - 12), start):
+            continue  # a shell alias's name (`alias pw='pass -c'`): its value is a command
         if PASSWORD_MANAGER_QUERY.search(text, max(0, start - 40), start):
             continue  # `bw get password 'github.com'`: the item whose password is asked for
-        if kind and name.lower() == "key" and kind[1].lower() in PREPOSITIONS:
-            continue  # "Cache restored from key: …", "sorted by key: …": a lookup key
+        if kind and name.lower() == "key" and kind[1].lower() in PREPOSITIONS | CACHE_VERBS:
+            continue  # "Cache restored from key: …", "sorted by key: …", "HIT key=…": a lookup key
         if name.lower() == "pass" and SETUP_PASS.fullmatch(match.group("quoted") or ""):
             continue  # unattend.xml's `<settings pass="windowsPE">`: the setup pass it configures
         if not quote and "<" in (match.group("bare") or "") and PLACEHOLDER_REST.match(text, match.end()):
@@ -621,6 +650,16 @@ def find_keyed(
             and text[end_of : end_of + 1] == opened
         ):
             quote = opened  # a literal `"NAME=value"` (Docker's `Env`, a command's argument)
+        elif (
+            not quote
+            and match.group("sep") == "="
+            and opened in ("'", '"')
+            and text[end_of : end_of + 1] == " "
+        ):
+            # ... whose value has spaces, systemd's `Environment="BORG_PASSPHRASE=Velvet Thunder 2019"`
+            rest = QUOTED_REST.match(text, end_of)
+            if rest is not None and text.startswith(opened, rest.end()):
+                value, quote, end_of = text[start_of : rest.end()], opened, rest.end()
         if quote == '"' and len(value) > 2 and value[0] == value[-1] == "'":
             # a Python repr in JSON (Sentry's frame variables, `"auth_token": "'…'"`): the inner literal
             value, quote, start_of, end_of = value[1:-1], "'", start_of + 1, end_of - 1

@@ -23,7 +23,8 @@ from pica.stages.secrets import verify
 from pica.stages.secrets.keyed import CONCEPT_WORDS, PATH_LIKE, keyed_value_is_secret
 
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-E = r"(?![A-Za-z0-9])"  # the token ends here
+# the token ends here (or runs into a shell's prompt: `cat token` prints no newline, `…ubuntu@box:~$`)
+E = r"(?:(?![A-Za-z0-9])|(?=[a-z_][\w-]{0,31}@[\w.-]+:[~/]))"
 # the end of a name that names a secret (a plist's `<key>`, an element's `name` attribute, where
 # XML_NAME_END adds the attribute's closing quote)
 SECRET_NAME_END = (
@@ -37,8 +38,12 @@ GLUED = r"\w.-"  # a token right after a word character, `.` or `-` belongs to s
 # and") is followed by words, not a value; a manual's `\fIuser-id\fR` is a troff metavariable.
 NOT_PROSE = r"(?![a-z]+(?:[ \t\n]+[a-z]{2,}[ \t\n.,']|[.,;:](?:\s|$))|\\f)"
 # gitleaks' assignment between a keyword and its value: `=`, `:`, `:=`, `=>`, `?=`, `,`, `||`; the
-# name may be an index's quoted key (`ENV["AWS_SECRET_ACCESS_KEY"] ||= …`)
-ASSIGN = r"""[\w.-]{0,25}?\\?['"]?\]?\s{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|\+=|,)[\x60'"\s=\\]{0,5}"""
+# name may be an index's quoted key (`ENV["AWS_SECRET_ACCESS_KEY"] ||= …`) or a VB constant's
+# (`Const AWS_SECRET_KEY As String = "…"`)
+ASSIGN = (
+    r"""[\w.-]{0,25}?\\?['"]?\]?(?:[ \t]+as[ \t]+string)?"""
+    r"""\s{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|\+=|,)[\x60'"\s=\\]{0,5}"""
+)
 
 
 @dataclass(frozen=True)
@@ -659,7 +664,16 @@ TOKENS: list[Rule] = [
     ),
     rule("google_oauth_access_token", "ya29.", r"ya29\.[\w-]{20,1024}|ya29\.[a-z]\.[\w.-]{20,1024}"),
     # Hugging Face (huggingface.co/docs/hub/security-tokens; gl: huggingface-*; np: huggingface.1)
-    rule("huggingface_token", "hf_ api_org_", r"(?:hf_|api_org_)[A-Za-z]{34}" + E, not_after=r"\w"),
+    # (34 letters, or letters and digits: huggingface/transformers' CI token `hf_94wBhPGp…` has digits)
+    rule(
+        "huggingface_token",
+        "hf_ api_org_",
+        r"(?:hf_|api_org_)[A-Za-z0-9]{34}" + E,
+        not_after=r"\w",
+        check=lambda token: token.lower() != token and token.upper() != token and verify.random_enough(token),
+    ),
+    # Firecrawl's API key, `fc-` and 32 hex digits (docs.firecrawl.dev, "Authentication")
+    rule("generic_api_key", "fc-", r"fc-[0-9a-f]{32}" + E, not_after=r"\w-"),
     # Rails' `secret_key_base` (config/secrets.yml, credentials): signs and encrypts its cookies
     rule(
         "rails_secret_key_base",
@@ -772,6 +786,11 @@ TOKENS: list[Rule] = [
     # Shopify: 32 hex, now 32-64 base62 (shopify.dev/changelog "app-secret-key-length-has-increased",
     # "length-of-the-shopify-access-token-is-increasing")
     rule("shopify_token", "shpat_ shpca_ shppa_ shpss_", r"shp(?:at|ca|pa|ss)_[a-zA-Z0-9]{32,64}" + E),
+    # Shopify's theme access password, `shptka_` (shopify.dev, "Theme Access app")
+    rule("shopify_token", "shptka_", r"shptka_[a-zA-Z0-9]{32,64}" + E),
+    # Klaviyo's private API key, `pk_` and 34 hex digits (developers.klaviyo.com, "Authenticate"; its
+    # public key is a six-character site id, and Stripe's `pk_live_`/`pk_test_` are others')
+    rule("generic_api_key", "pk_", r"pk_[0-9a-f]{34}" + E, not_after=r"\w"),
     # Cloudflare's prefixed tokens: 40 characters, then an 8-character checksum
     # (developers.cloudflare.com/fundamentals/api/get-started/token-formats/)
     rule("cloudflare_token", "cfk_ cfut_ cfat_", r"(?:cfk|cfut|cfat)_[A-Za-z0-9]{48}" + E, entropy=3.0),
@@ -1097,7 +1116,7 @@ CONTEXTUAL: list[Rule] = [
     rule(
         "okta_token",
         "okta ssws",
-        r"(?is)(?:okta|ssws).{0,40}?(?<![\w-])(00[a-z0-9_-]{39}[a-z0-9_])(?![\w-])",
+        r"(?is)(?:okta|ssws).{0,40}?(?:(?<![\w-])|(?<=%20))(00[a-z0-9_-]{39}[a-z0-9_])(?![\w-])",
         not_after="",
     ),
     rule(
@@ -1324,7 +1343,8 @@ STRUCTURES: list[Rule] = [
         # (the user may be a mail address left unescaped, `smtp://alerts@acme.io:…@smtp.host`)
         r"://(?:[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
         r"|[A-Za-z0-9._%+!$&*=~;-]{0,100})"
-        r":([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@"
+        # (not a template in capitals, `USER:PASSWORD@HOST`)
+        r":(?![A-Z_]+@[A-Z][A-Z_]*(?:[:/\s'\"`]|$))([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@"
         r"(?![\w.-]*:[A-Za-z])(?:[\w.-]*\w|\[[^\]\s]+\])",
         not_after="",
         # a mask (`guest:**@`, a log's), words naming the idea (`db_user:db_password@`, Symfony's
@@ -1406,7 +1426,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "session_cookie",
         "cookie -b",
-        r"(?:(?i:cookie)|(?<![\w-])-b[ \t])[^\n]{0,400}?(?<![\w.%-])"
+        # (a HAR file's `"name": "Cookie",` then `"value": "…"` on the next line)
+        r"(?:(?i:cookie)|(?<![\w-])-b[ \t])(?:[^\n]|\n(?=[ \t]*\"value\")){0,400}?(?<![\w.%-])"
         + SESSION_COOKIE
         + r"=([\w%.~+/:!*-]{16,400}={0,2})(?![\w%.~+/=-])",
         check=session_value,
@@ -1491,6 +1512,16 @@ STRUCTURES: list[Rule] = [
         check=lambda token: not verify.sequential_run(token),
         entropy=3.0,
     ),
+    # ... or a bare `Bearer <token>` in a table or a log line (`Authorization | Bearer …`, Zapier's
+    # step summary): a random token of 20 or more characters, not a word ("Bearer tokens expire")
+    rule(
+        "http_auth_header",
+        "bearer",
+        r"(?i)bearer(?<![\w\"'-]bearer)[ \t]+([\w+/=.~-]{20,400})(?=[\"'\s,;|)]|$)",
+        not_after="",
+        check=lambda token: random_with_digit(token) and verify.typed_runs(token) < 4,
+        entropy=3.0,
+    ),
     rule(
         "http_auth_header",
         "x- private-token",
@@ -1512,7 +1543,7 @@ STRUCTURES: list[Rule] = [
         "db_connection_string",
         "password pwd",
         # ODBC quotes a value holding `;` or `=` in braces, `}}` an escaped brace: `PWD={a=b;c}`
-        r"(?i)(?:password|pwd)\s*=\s*(?:\{((?:[^}\n]|\}\})+)\}|([^;'\"\s{][^;'\"\n]{0,200}?)\s*(?=[;\"']|$))",
+        r"(?i)(?:password|pwd)\s*=\s*(?:\{((?:[^}\n]|\}\})+)\}|([^;'\"\s{\\][^;'\"\n]{0,200}?)\s*(?=[;\"']|$))",
         not_after=r"\w-",
         # not a value of code, nor a directory (sudo's log: `TTY=pts/0 ; PWD=/srv/app ; USER=root`),
         # nor a number too short for one (supervisord's sample `;password=123`)
@@ -1610,7 +1641,7 @@ STRUCTURES: list[Rule] = [
         # nor Docker's `--secret id=…,env=…` (where a build secret comes from)
         check=lambda s: (
             not metavariable(s)
-            and not re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", s)
+            and not re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+|[A-Z_]+=[A-Z_]+", s)  # (`PROVIDER=KEY`: help)
             and not verify.sequential_run(s)
             and not re.match(r"(?:id|src|source|env|type)=", s)
             and not s.startswith("@")  # a file it is read from (`ibmcloud login --apikey @key.json`)
@@ -1790,7 +1821,9 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         ".dockerconfigjson .dockercfg",
-        r"\.docker(?:configjson|cfg)\\?[\"']?:[ \t]*\\?[\"']?([A-Za-z0-9+/]{20,}={0,2})",
+        # (or folded onto the next line, `.dockerconfigjson: >-`)
+        r"\.docker(?:configjson|cfg)\\?[\"']?:[ \t]*(?:>-?[ \t]*\r?\n[ \t]*)?"
+        r"\\?[\"']?([A-Za-z0-9+/]{20,}={0,2})",
         not_after="",
     ),
     rule("generic_password", "bw_session", r"BW_SESSION=[\"']?([A-Za-z0-9+/]{40,}={0,2})", not_after=""),
@@ -1862,7 +1895,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "google_app_password",
         "",
-        r"(?i)(?:password|passwd|pass|pwd)[\w.-]{0,25}?\\?[\"']?[ \t]*(?:=|:|=>)[ \t]*\\?[\"']?"
+        r"(?i)(?:password|passwd|pass|pwd)[\w.-]{0,25}?\\?[\"']?\)?[ \t]*(?:=|:|=>)[ \t]*\\?[\"']?"
         r"([a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4})(?![\w ])",
         not_after="",
     ),
@@ -1901,6 +1934,8 @@ STRUCTURES: list[Rule] = [
         r"AC[a-f0-9]{32}[\"']\s*,\s*[\"']([a-f0-9]{32})[\"']",
         not_after="",
     ),
+    # ... and as a Basic login's two halves, `AC…:<token>` (a debug log may cut the SID short)
+    rule("twilio_api_key", "", r"AC[a-f0-9]{6,32}(?:\.{3}|…)?:([a-f0-9]{32})" + E, not_after=r"\w"),
     # An Azure Storage account key (64 bytes: 86 base64 characters and `==`) under an Azure or
     # storage name, though `storage_key` alone names a lookup key in code
     keyed("azure_credential", r"azure|storage|account", r"[A-Za-z0-9+/]{86}==", "azure storage account"),
@@ -1989,11 +2024,13 @@ STRUCTURES: list[Rule] = [
         "npm yarn pnpm",
         r"\sconfig\s+set\s+\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[=\s]\s*",
     ),
-    # net use \\host\share password /user:name (either order; Windows' net use)
+    # net use \\host\share password /user:name (either order, `/u:` too; Windows' net use)
     rule(
         "cli_credentials",
         "",
-        led("net", r"[\w./-]") + r"[ \t]+use\b[^\n]{0,200}?\s(?:/user:\S+|\\{1,2}\S+)\s+(?!/)" + CLI_VALUE,
+        led("net", r"[\w./-]")
+        + r"[ \t]+use\b[^\n]{0,200}?\s(?:/u(?:ser)?:\S+|\\{1,2}\S+)[ \t]+(?!/)"
+        + CLI_VALUE,
         not_after="",
     ),
     # Oracle's user/password@database as the first argument (sqlplus, Data Pump, SQL*Loader, RMAN)
@@ -2041,7 +2078,7 @@ STRUCTURES: list[Rule] = [
         r"(?:sudo[ \t]+)?(?:passwd[ \t]+--stdin|kinit|realm[ \t]+join|\S*-keystore[ \t]+add\b"
         # (`sudo -S` reads the password from its input, gpg from descriptor 0 when told so)
         r"|sshfs\b[^\n]*password_stdin|sudo(?:[ \t]+-\w+)*[ \t]+-S\b|gpg\b[^\n|]*--passphrase-fd[ =]0\b"
-        r"|adcli\b[^\n|]*--stdin-password)",
+        r"|adcli\b[^\n|]*--stdin-password|[^\n|]{0,200}?--passwd-on-stdin)",  # (openconnect's)
         not_after="",
         check=literal_password,
     ),
@@ -2121,7 +2158,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         ":5432: :*:",  # PostgreSQL's port or a wildcard one: the pattern has no literal to lead it
-        BOL + r"[ \t]*[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.@*-]+:([^\s:]{3,200}?)" + LINE_END,
+        # (a field escapes `:` and `\` with a backslash)
+        BOL + r"[ \t]*[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.@*-]+:((?:[^\s:\\]|\\[:\\]){3,200}?)" + LINE_END,
         not_after="",
         check=literal_password,
     ),
@@ -2239,8 +2277,9 @@ STRUCTURES: list[Rule] = [
         not_after="",
     ),
     # Samba's user%password (smbclient(1) -U, --user), also in rpcclient, smbcacls, net rpc
-    rule("cli_credentials", "", r"-U(?<=\s-U)\s*['\"]?[\w.\\@-]+%" + CLI_VALUE, not_after=""),
-    rule("cli_credentials", "", r"--user(?:name)?=['\"]?[\w.\\@-]+%" + CLI_VALUE, not_after=""),
+    # (`CORP\transfer`: the `\t` is read as a tab where the text's escapes are read)
+    rule("cli_credentials", "", r"-U(?<=\s-U)\s*['\"]?[\w.\\@\t-]+%" + CLI_VALUE, not_after=""),
+    rule("cli_credentials", "", r"--user(?:name)?=['\"]?[\w.\\@\t-]+%" + CLI_VALUE, not_after=""),
     # A password piped to, or given as a here-string to, a login that reads standard input
     rule(
         "cli_credentials",
@@ -2307,24 +2346,44 @@ STRUCTURES: list[Rule] = [
         not_after="",
     ),
     # <SomethingToken>value</SomethingToken> (gitleaks' xml sample templates), <pwd>, <credentials>;
-    # a plist's <key> names one; FileZilla's `<Pass encoding="base64">…</Pass>`, OPNsense's
-    # `<auth_pass>`, `<ldap_bindpw>`; not a key's file
+    # a plist's <key> names one (and .NET's `<UserSecretsId>` names a folder); FileZilla's
+    # `<Pass encoding="base64">…</Pass>`, OPNsense's `<auth_pass>`, `<ldap_bindpw>`; not a key's file
     rule(
         "generic_api_key",
         "token secret password passwd pwd credential key <pass bindpw _pass",
-        r"(?i)<((?![\w-]*keyword|key>)[\w-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*"
+        r"(?i)<((?![\w-]*keyword|key>|usersecretsid>)(?:[\w-]+:)?[\w-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*"
         r"|pass|[\w-]*_(?:pass|bindpw))(?:\s[^<>]*)?>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
         not_after="",
         check=lambda value: re.match(r"[A-Za-z]:\\|[/~]", value) is None,
     ),
+    # Android's string resources, `<string name="sync_server_pass">…</string>` (developer.android.com)
+    rule(
+        "generic_password",
+        "<string",
+        r"(?i)<string[ \t]+name=\"[\w.]*(?:pass|password|passwd|pwd|secret|token|api_?key)\"[^>\n]*>"
+        r"([^<\n]{3,200})</string>",
+        not_after="",
+        check=literal_password,
+    ),
+    # ... and a CDATA section in an element named for a secret (WS-Security's `<wsse:Password>`)
+    rule(
+        "generic_password",
+        "cdata",
+        r"(?i)<([\w:-]*(?:password|passwd|secret|token|apikey|api_key)[\w-]*)(?:[ \t][^<>\n]*)?>"
+        r"\s*<!\[cdata\[(?P<secret>[^\]\n]{3,200})\]\]>\s*</\1>",
+        not_after="",
+        check=literal_password,
+    ),
     # Windows setup answer files (unattend.xml): `<AdministratorPassword>`, `<Password>` of a local
     # account or the auto-logon, then `<Value>…</Value>` (plain, or base64 of UTF-16 when
     # `<PlainText>false</PlainText>`: encoded, not encrypted); SSIS `.dtsConfig`'s `…Password]`
-    # property then its `<ConfiguredValue>` (learn.microsoft.com)
+    # property then its `<ConfiguredValue>` (learn.microsoft.com); LibreOffice's settings,
+    # `<prop oor:name="Password"><value>…</value>` (registrymodifications.xcu)
     rule(
         "generic_password",
         "<value> <configuredvalue>",
-        r"(?i)(?:<\w*password>|\[\w*password\]\"[^>\n]*>)\s*<(value|configuredvalue)>(?P<secret>[^<\n]{3,300})</\1>",
+        r"(?i)(?:<\w*password>|\[\w*password\]\"[^>\n]*>|name=\"\w*password\"[^>\n]*>)\s*"
+        r"<(value|configuredvalue)>(?P<secret>[^<\n]{3,300})</\1>",
         not_after="",
     ),
     # A secret named in a name/value pair: Kubernetes and Compose `env` lists (`- name: DB_PASSWORD`
@@ -2339,7 +2398,10 @@ STRUCTURES: list[Rule] = [
         r"[\w.-]*\\?[\"']?\s*(?:,|\n(?:>[ \t]*)?[+-]?)\s*(?:-\s*)?\\?[\"']?value\\?[\"']?\s*[:=]\s*\\?[\"']?"
         r"(?P<secret>[^\s\"',})\\]{4,})",
         not_after=r"\w",
-        check=not_a_dotted_name,
+        # (not a sanitizer's `<omitted by HAR sanitizer>`)
+        check=lambda value: (
+            not_a_dotted_name(value) and not value.startswith("<") and not verify.is_stand_in(value)
+        ),
     ),
     # ... and a Postman environment's `{"key": "mailgunKey", "value": "…"}`: a key's, a secret's or a
     # token's name, a random value (quoted: keyword arguments `key=…, value=…` are code)
@@ -2347,6 +2409,24 @@ STRUCTURES: list[Rule] = [
         "generic_api_key",
         "key",
         r"(?i)\"key\":[ \t]*\"[\w.-]*(?:key|secret|token)\",\s*\"value\":[ \t]*\"([\w.+/=-]{16,300})\"",
+        not_after="",
+        check=lambda value: keyed_value_is_secret("api_key", "=", value, '"'),
+    ),
+    # ... a password's (Postman's basic auth, `{"key": "password", "value": "…"}`, Portainer's stack
+    # env `{"name": "PAPERLESS_DBPASS", "value": "…"}`), and a key's under `name` (n8n's body
+    # parameters, `{"name": "routing_key", "value": "…"}`), judged as their names'
+    rule(
+        "generic_password",
+        "key name",
+        r"(?i)\"(?:key|name)\":[ \t]*\"[\w.-]*(?:password|passwd|pwd|pass)\",\s*"
+        r"\"value\":[ \t]*\"((?:[^\"\\\n]|\\.){3,200})\"",
+        not_after="",
+        check=literal_password,
+    ),
+    rule(
+        "generic_api_key",
+        "name",
+        r"(?i)\"name\":[ \t]*\"[\w.-]*[_-]key\",\s*\"value\":[ \t]*\"([\w.+/=-]{16,300})\"",
         not_after="",
         check=lambda value: keyed_value_is_secret("api_key", "=", value, '"'),
     ),

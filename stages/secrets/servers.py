@@ -31,6 +31,53 @@ from pica.stages.secrets.shapes import (
 )
 
 SERVERS: list[Rule] = [
+    # kubectl describe's data of a ConfigMap or Secret: `NAME:`, a `----` rule, then the value
+    # (kubectl describe configmap); the name, found before the rule, says it is a secret
+    rule(
+        "generic_password",
+        ":\n----",
+        r":\r?\n----\r?\n([^\s][^\n]{2,200}?)" + LINE_END,
+        near=r"(?:^|\n)[\w.-]*(?:pass|password|passwd|pwd|secret|token|api_?key|apikey)[\w.-]*",
+        not_after="",
+        check=literal_password,
+    ),
+    # A secret's name alone on a line, its value alone on the next (`strings` of an etcd snapshot,
+    # `etcdctl get`): an environment variable's name in capitals
+    rule(
+        "generic_password",
+        "password passwd secret token api_key",
+        r"(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY)\r?\n([^\s]{8,200})" + LINE_END,
+        near=r"(?:^|\n)[a-z][a-z0-9_]*",
+        not_after=r"a-z",
+        check=literal_password,
+    ),
+    # A Helm value given as `name:` then `value: …` below it (charts' `adminToken: {value: …}`)
+    rule(
+        "generic_password",
+        "value:",
+        r"(?i)(?:token|secret|password|passwd|api_?key|apikey)[\"']?[ \t]*:[ \t]*\r?\n"
+        r"[ \t]+value[ \t]*:[ \t]*(?:\"([^\"\n]{3,300})\"|'([^'\n]{3,300})'|([^\s\"'#][^\s#]{2,300}))",
+        not_after="",
+        check=literal_password,
+    ),
+    # RabbitMQ's Erlang cookie, which lets a node join the cluster (rabbitmq.com, "Clustering")
+    rule(
+        "generic_password",
+        "erlangcookie erlang_cookie erlang-cookie",
+        r"(?i)erlang[_-]?cookie[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9]{16,255})(?![\w+/=-])",
+        not_after=r"\w",
+        check=lambda value: not verify.is_stand_in(value),
+    ),
+    # Rancher's cluster import URL holds its registration token (`…/v3/import/<token>_c-….yaml`)
+    rule("generic_api_key", "/v3/import/", r"/v3/import/([a-z0-9]{40,64})_c-[\w-]+\.yaml", not_after=""),
+    # Postfix's sasl_passwd map, `[relay]:port user:password` (postfix.org, SASL_README)
+    rule(
+        "generic_password",
+        "sasl_passwd sasl_password_maps",
+        r"(?m)^[ \t>]*\[[\w.-]+\](?::\d+)?[ \t]+[^\s:]+:(\S{3,200})" + LINE_END,
+        not_after="",
+        check=literal_password,
+    ),
     # Databases' own login syntax: Db2's `CONNECT TO db USER u USING p` (IBM Db2 docs, CONNECT),
     # Teradata BTEQ's `.LOGON host/user,password` (BTEQ reference), unixODBC's `isql DSN user
     # password`, MySQL Shell's `--uri user:password@host`
@@ -117,7 +164,7 @@ SERVERS: list[Rule] = [
     ),
     # What a key generator printed, on the line after it: `consul keygen`, `openssl rand -base64
     # 32`, Fernet's and Django's generators (a REPL's answer quoted), Python's `secrets.token_*`,
-    # Drupal's hash salt
+    # Drupal's hash salt; `head -c 32 /dev/urandom | base64`
     rule(
         "generic_api_key",
         "keygen generate_key openssl get_random_secret_key token_urlsafe token_hex gethashsalt urandom"
@@ -125,7 +172,7 @@ SERVERS: list[Rule] = [
         r"(?i)(?:consul[ \t]+keygen|operator[ \t]+(?:gossip[ \t]+keyring[ \t]+generate|keygen)"
         r"|preauthkeys[ \t]+create"
         r"|fernet\.generate_key\(\)|get_random_secret_key\(\)|secrets\.token_(?:urlsafe|hex)\(|urandom\(\d+\)"
-        r"|openssl[ \t]+rand[ \t]|gethashsalt\(\))[^\n]*\r?\n"
+        r"|openssl[ \t]+rand[ \t]|gethashsalt\(\)|/dev/u?random[ \t]*\|[ \t]*(?:base64|xxd|od))[^\n]*\r?\n"
         + OUTPUT_LEAD
         + r"[\"']?([^\s\"']{16,200})[\"']?"
         + LINE_END,
@@ -358,7 +405,9 @@ SERVERS: list[Rule] = [
 
 # A Kubernetes Secret's `data:` holds each value base64-encoded (kubernetes.io, "Secrets"): judged
 # decoded, under its key's name, as the same pair written plainly would be
-SECRET_DATA_LINE = re.compile(r"(?m)^[ \t]+([A-Za-z_][\w.-]*):[ \t]+([A-Za-z0-9+/]{8,}={0,2})" + LINE_END)
+SECRET_DATA_LINE = re.compile(
+    r"(?m)^[ \t]+([A-Za-z_][\w.-]*):[ \t]+\"?([A-Za-z0-9+/]{8,}={0,2})\"?" + LINE_END
+)
 
 
 def find_in_secret_data(text: str, lowered: str) -> Iterator[tuple[int, int, str]]:

@@ -22,7 +22,25 @@ from pica.stages.secrets.shapes import (
     UUID,
 )
 
+DIGIT_IN_WORD = re.compile(r"[A-Za-z]\d|\d[A-Za-z]")
+
 SHELLS: list[Rule] = [
+    # openssl's HMAC key on its command line, `openssl dgst -sha256 -hmac '…'` (openssl-dgst(1))
+    rule(
+        "cli_credentials",
+        "-hmac",
+        r"-hmac[ \t]+" + QUOTED_OR_BARE,
+        not_after=r"\w",
+        check=lambda value: literal_password(value) and not value.startswith("$"),
+    ),
+    # `printf '%s:%s' <user> <password> | base64`: a Basic login built by hand
+    rule(
+        "cli_credentials",
+        "printf",
+        r"printf[ \t]+['\"]%s:%s['\"][ \t]+['\"]?[^\s'\"]+['\"]?[ \t]+" + QUOTED_OR_BARE,
+        not_after=r"\w",
+        check=literal_password,
+    ),
     # Shells: a password written to a file that the next command reads as one (`echo '…' > /tmp/.vp
     # && ansible-vault … --vault-password-file /tmp/.vp`); fish's `set -gx BORG_PASSPHRASE '…'`;
     # the plaintext given to a hasher or an obscurer (`openssl passwd -6 '…'`, `rclone obscure '…'`);
@@ -96,7 +114,12 @@ SHELLS: list[Rule] = [
             # (not code: an attribute, a power, a call, an index)
             check=lambda value, signed=signed: (
                 typed(value)
-                and re.search(r"\.[A-Za-z_]|\*\*|[()\[\]]", value) is None
+                and re.search(r"[()\[\]]|\*\*", value) is None
+                # (an attribute is code, `np.float16`; but a login's `Vend0r.Visit.0331` is a password)
+                and (
+                    re.search(r"\.[A-Za-z_]", value) is None
+                    or (not signed and DIGIT_IN_WORD.search(value.split(".")[0]) is not None)
+                )
                 and re.match(r"\d+(?:\.\d+)?[-+*/]", value) is None  # arithmetic: `2.0+term`
                 and (not signed or re.search(r"[!#$%&*@^?+=~]", value) is not None)
             ),
@@ -190,7 +213,8 @@ SHELLS: list[Rule] = [
     rule(
         "generic_password",
         "cat ",
-        r"cat(?<![\w-]cat)[ \t]+[\w./~-]*(?:secret|passw(?:or)?d|\.pass\b|token|credential|\.key\b)"
+        r"cat(?<![\w-]cat)[ \t]+[\w./~-]*"
+        r"(?:secret|passw(?:or)?d|\.pass\b|[-_.]pw\b|passphrase|token|credential|\.key\b)"
         r"[\w./~-]*[ \t]*\r?\n" + OUTPUT_LEAD + r"([^\s$#][^\s]{5,200})" + LINE_END,
         not_after="",
         check=literal_password,

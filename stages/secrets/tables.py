@@ -26,12 +26,13 @@ HEADER_WORDS = (
     "password", "passwd", "passwort", "kennwort", "pwd", "mot de passe", "contraseña", "senha", "wachtwoord",
     "hasło", "пароль", "密码", "密碼", "パスワード", "비밀번호", "pincode", "pin", "passcode", "secret",
     "cleartext", "cracked",  # (a cracker's or a capture's table)
+    "pass", "token", "api key", "app_key", "api_key",  # (a query's `host user pass`; keys', tokens')
 )  # fmt: skip
 # A column's name: those words, or `pin code`, perhaps after others (`login_password`, `BIOS password`)
 HEADER = re.compile(r"(?i)(?:[\w .-]*[ _.-])?(?:" + "|".join((*HEADER_WORDS, "pin code")) + ")")
 HEADER_WORD = re.compile("|".join(HEADER_WORDS))
 # A column of secrets that people do not choose (`Key Secret`, `client_secret`): its cells are random
-MACHINE_MADE = re.compile(r"(?i)secret$")
+MACHINE_MADE = re.compile(r"(?i)secret$|token$|(?:api|app)[ _]?key$")
 NOT_A_COLUMN = re.compile(r"(?i)hash|hint|policy|changed|reset|expir|length|age|last|date|strength|required")
 DELIMITERS = ("\t", ",", ";")
 NAME = re.compile(r"[^\W_][\w .'/-]{0,39}")  # a column's name
@@ -112,11 +113,18 @@ def strip(line: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+# A cell that says where the password is kept: `1Password → "Staging / Grafana"`, `in Vault`
+STORED_ELSEWHERE = re.compile(
+    r"(?i)\b(?:1password|bitwarden|keepass(?:xc)?|lastpass|dashlane|keeper|vault)\b|→|->"
+)
+
+
 def is_password(cell: str) -> bool:
     """A password a person wrote in a table: not a remark, a word alone or a placeholder."""
     if (
         "(" in cell
         or cell.startswith(("[", "{"))
+        or STORED_ELSEWHERE.search(cell)
         or re.fullmatch(r"[-\u2014\u2013]+|n/?a|none|[A-Z]{2,5}|\W*", cell, re.I)
     ):
         return False
@@ -233,7 +241,12 @@ def find_in_tables(
 # migration's `INSERT INTO users (email, password, …) VALUES ('…', '…', …), (…);`
 INSERT = re.compile(r"(?i)\binsert[ \t]+into[ \t]+[\w.\"`\[\]]+[ \t]*\(([^()]{1,2000})\)\s*values\s*")
 SECRET_COLUMN = re.compile(r"(?i)passw(?:or)?d|passwd|pwd|secret|token|api_?key|private_?key|access_?key")
-LITERAL = re.compile(r"[NnEe]?'((?:[^'\n]|'')*)'")  # a quoted SQL string; `N'…'` Unicode, `E'…'` escapes
+# a quoted SQL string; `N'…'` Unicode, `E'…'` escapes; `''` or MySQL's `\'` a quote inside it
+LITERAL = re.compile(r"[NnEe]?'((?:[^'\n\\]|''|\\.)*)'")
+# A table of settings: a column naming each row's setting, another holding its value
+# (`INSERT INTO app_config (config_key, config_value) VALUES ('twilio.auth_token', '…')`)
+SETTING_NAME = re.compile(r"(?i)(?:^|_)(?:key|name)$")
+SETTING_VALUE = re.compile(r"(?i)(?:^|_)value$")
 
 
 def sql_row(text: str, at: int) -> tuple[list[tuple[int, int] | None], int]:
@@ -275,12 +288,21 @@ def find_in_inserts(text: str) -> Iterator[tuple[int, int, str]]:
             for i, name in enumerate(names)
             if SECRET_COLUMN.search(name) and not NOT_A_COLUMN.search(name) and "_id" not in name.lower()
         }
+        named = next((i for i, name in enumerate(names) if SETTING_NAME.search(name)), None)
+        valued = next((i for i, name in enumerate(names) if SETTING_VALUE.search(name)), None)
+        settings = named is not None and valued is not None
         at = insert.end()
-        while columns and text.startswith("(", at):
+        while (columns or settings) and text.startswith("(", at):
             values, at = sql_row(text, at)
             for i, name in columns.items():
                 span = values[i] if i < len(values) else None
                 if span and keyed_value_is_secret(name, "=", text[span[0] : span[1]], "'"):
+                    yield span[0], span[1], "generic_password"
+            if settings and max(named, valued) < len(values) and values[named] and values[valued]:
+                setting, span = text[values[named][0] : values[named][1]], values[valued]
+                if SECRET_COLUMN.search(setting) and keyed_value_is_secret(
+                    setting, "=", text[span[0] : span[1]], "'"
+                ):
                     yield span[0], span[1], "generic_password"
             while at < len(text) and text[at] in " \t\r\n,":
                 at += 1

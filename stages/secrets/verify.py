@@ -10,6 +10,7 @@ import itertools
 import json
 import math
 import re
+import urllib.parse
 import zlib
 from collections import Counter
 
@@ -142,10 +143,11 @@ def b64_pem_ok(blob: str) -> bool:
     return b"PRIVATE KEY" in head
 
 
-# Marks of a value written to stand for a secret: runs of x, "your…", "here", "changeme", `<…>`,
-# ASP.NET's `AutoGenerate`, and "your"/"here" in Russian, Chinese and Japanese.
+# Marks of a value written to stand for a secret: runs of x or of bullets (also JSON-escaped),
+# "your…", "here", "changeme", `<…>`, ASP.NET's `AutoGenerate`, and "your"/"here" in Russian,
+# Chinese and Japanese.
 STAND_IN = re.compile(
-    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|•{3,}|\.\.\.|…|redacted|example|placeholder"
+    r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|[•●]{3,}|(?:\\u(?:2022|25cf)){3,}|\.\.\.|…|redacted|example|placeholder"
     r"|(?:change|replace|set)[_-]?me\b|autogenerate|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
     # (Korean's, Japanese's and Chinese's "here"; autoconf's `@X@`; Burp Intruder's `§payload§`;
     # Windows setup's log; "REPLACE_WITH_…")
@@ -194,7 +196,11 @@ TYPED_CASE = re.compile(r"[A-Z]+|(?:[A-Z]?[a-z]+)+")
 STAND_IN_WORDS = re.compile(
     r"(?i)^(?:null|nullptr|none|nil|undefined|true|false|string|required|optional|secret|password|passwd|pass"
     r"|token|key|value|test|example|sample|dummy|empty|default|username|user|todo|tbd|fixme|\$?\{\{.*\}\}"
-    r"|obfuscated|masked|hidden|redacted)"  # what a log writes in a password's place (Fluentd's `obfuscated`)
+    # what a log writes in a password's place (Fluentd's `obfuscated`, Rails' `[FILTERED]`)
+    r"|obfuscated|masked|hidden|redacted|\[filtered\]|filtered"
+    # the word itself in other languages (a translation file's `"login.password": "Passwort"`)
+    r"|passwort|kennwort|mot de passe|contraseña|senha|wachtwoord|hasło|lösenord|adgangskode|salasana|parola"
+    r"|heslo|jelszó|пароль|密码|密碼|パスワード|비밀번호)"
     r"(?:\?|\[\])?$"
 )
 
@@ -325,11 +331,19 @@ PUBLISHED = re.compile(
 PUBLIC_KEY_DER = ("MFkwEwYHKoZIzj0CAQ", "MIIBIjANBgkqhkiG9w0BAQEFAAOC", "MCowBQYDK2Vw")
 
 
+PERMISSIONS = re.compile(r"[a-z]+(?:,[a-z]+)*")
+
+
 def is_stand_in(value: str) -> bool:
     """xxxx, 0000…, ***, YOUR_KEY_HERE, a truncated `abc...`: written to stand for a secret; or a
     public key, which is published."""
     if not value or marked_stand_in(value) or STAND_IN_WORDS.match(value):
         return True
+    if "%" in value and (decoded := urllib.parse.unquote(value)) != value and is_stand_in(decoded):
+        return True  # URL-encoded: `%2A%2A%2A%2A`, `%5BFILTERED%5D`
+    word, at, rest = value.partition("@")
+    if at and STAND_IN_WORDS.match(word) and PERMISSIONS.fullmatch(rest):
+        return True  # MPD's sample `password "password@read,add,control,admin"` (mpd.conf(5))
     if (
         value.startswith(PUBLIC_KEY_DER)
         or PUBLISHED.match(value)
@@ -341,6 +355,9 @@ def is_stand_in(value: str) -> bool:
 
 def token_is_stand_in(token: str) -> bool:
     """Provider token formats: judge the body after the prefix."""
+    decoded = urllib.parse.unquote(token) if "%" in token else token
+    if decoded != token and (marked_stand_in(decoded) or STAND_IN_WORDS.match(decoded)):
+        return True  # URL-encoded: `%2A%2A%2A%2A`, `%5BFILTERED%5D`
     body = re.sub(r"^[A-Za-z0-9]{1,8}[_.-](?:[a-z0-9]{2,7}[_.-])?", "", token)
     if marked_stand_in(token) or re.search(r"(.)\1{11,}", body):
         return True  # gitleaks' fps and Nosey Parker's negatives are mostly runs like these

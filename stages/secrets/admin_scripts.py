@@ -1,0 +1,74 @@
+"""Scripts that log in for an administrator: expect and pexpect answering a password prompt, a
+command's argument list in code (`["sshpass", "-p", "…"]`), Windows'
+`/U user /P password` tools and WSH's MapNetworkDrive, Nagios' check_http, rsync's secrets file,
+and a passphrase of capitalised words in notes.
+"""
+
+from __future__ import annotations
+
+from pica.stages.secrets.rules import LINE_END, Rule, literal_password, rule
+from pica.stages.secrets.shapes import QUOTED_OR_BARE
+
+ADMIN_SCRIPTS: list[Rule] = [
+    # expect's and pexpect's answer to a password prompt: `expect "password:" { send "…\r" }`,
+    # `expect "Password:"; send "…\r"`, `child.expect('password:')` then `child.sendline('…')`
+    rule(
+        "generic_password",
+        "assword",
+        r"(?i)assword:?[ \t]*[\"']\)?[ \t]*(?:\{[ \t]*|;[ \t]*|\r?\n[ \t]*)(?:\w+\.)?send(?:line)?"
+        r"[ \t]*\(?[ \t]*[\"']([^\"'\n\\]{3,200})(?:\\r|\\n)?[\"']",
+        not_after="",
+        check=literal_password,
+    ),
+    # A command's arguments as a list in code: `["sshpass", "-p", "…"]`, `[…, "--password", "…"]`
+    rule(
+        "cli_credentials",
+        "sshpass --password",
+        r"(?:[\"']sshpass[\"']\s*,\s*[\"']-p|[\"']--password)[\"']\s*,\s*[\"']([^\"'\n]{3,200})[\"']",
+        not_after="",
+        check=literal_password,
+    ),
+    # Windows' tools with `/U user /P password` (schtasks, wmic, systeminfo, taskkill) or `-u:… -p:…`
+    # (winrs)
+    rule(
+        "cli_credentials",
+        "/u -u:",
+        # (Windows' forms only: Unix's `-u user -p …` is the rule in rules.py, which knows MySQL's `-p`)
+        r"(?i)(?:/u(?:ser(?:name)?)?[: ]|-u:)[ \t]*[^\s/]+[ \t]+(?:/p(?:assword|w|wd)?[: ]|-p:)[ \t]*"
+        + QUOTED_OR_BARE,
+        not_after=r"\w",
+        check=lambda value: literal_password(value) and not value.startswith("/"),
+    ),
+    # WSH's `MapNetworkDrive "X:", "\\host\share", False, "user", "password"`
+    rule(
+        "generic_password",
+        "mapnetworkdrive",
+        r"(?i)mapnetworkdrive[ \t]*\(?[ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\w+[ \t]*,"
+        r"[ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"([^\"\n]{3,200})\"",
+        not_after="",
+        check=literal_password,
+    ),
+    # Nagios' check_http, `-a user:password` (monitoring-plugins' check_http)
+    rule(
+        "cli_credentials",
+        "check_http",
+        r"check_http\b[^\n]*?[ \t](?:-a|--authorization=)[ \t]*['\"]?[^:\s'\"]+:([^\s'\"]{3,200})",
+        not_after="",
+        check=literal_password,
+    ),
+    # rsync's secrets file, `user:password` a line (rsyncd.conf(5), "secrets file"), below its name
+    rule(
+        "generic_password",
+        "rsyncd.secrets rsync.secrets",
+        r"rsyncd?\.secrets[^\n]*\n(?:[^\n]*\n){0,2}?[ \t]*[\w.-]+:([^\s:]{3,200})" + LINE_END,
+        not_after="",
+        check=literal_password,
+    ),
+    # A passphrase of three or more capitalised words in notes, `passphrase:  Harvest Moon Kettle Ridge`
+    rule(
+        "generic_password",
+        "passphrase",
+        r"(?i)passphrase[ \t]*[:=][ \t]*((?-i:[A-Z][a-z]+(?:[ \t][A-Z][a-z]+){2,}))" + LINE_END,
+        not_after=r"\w",
+    ),
+]
