@@ -127,7 +127,9 @@ def ruleset() -> RuleSet:
     from pica.stages.secrets.dotfiles import DOTFILES
     from pica.stages.secrets.finance import FINANCE
     from pica.stages.secrets.games import GAMES
+    from pica.stages.secrets.network import NETWORK
     from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS
+    from pica.stages.secrets.secret_stores import SECRET_STORES
     from pica.stages.secrets.security_tools import SECURITY_TOOLS
     from pica.stages.secrets.servers import SERVERS
     from pica.stages.secrets.shells import SHELLS
@@ -147,6 +149,8 @@ def ruleset() -> RuleSet:
         + FINANCE
         + ADMIN_SCRIPTS
         + COMMERCE
+        + SECRET_STORES
+        + NETWORK
         + GAMES
         + AUTOMATION
     )

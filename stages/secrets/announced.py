@@ -84,6 +84,7 @@ NOT_SECRET = re.compile(
 HEX = re.compile(r"[0-9a-f]{32,}")
 PATH = re.compile(r"(?:^|/)[a-z]{4,}(?:/|$)")  # a word between slashes: a path, not base64
 WIF_SHAPE = re.compile(r"[5KLc9][1-9A-HJ-NP-Za-km-z]{50,51}")
+PROMPT = re.compile(r"(?:enter|type|input)\b[^\n]*(?:password|passphrase)|to unlock|will be hidden")
 POD_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z0-9]{5,10}-[a-z0-9]{5}")
 # (password, passphrase, passcode, pw)
 PASSWORD_WORDS = ("pass", "pw", "密码", "パスワード", "비밀번호", "пароль")
@@ -154,6 +155,12 @@ def find_announced(
                 continue  # "key <uuid>", "key torchelastic/data0": after the word alone, a random blob only
             if pattern is NEXT_LINE and re.match(r"[\w-]*[ \t]*=[ \t]*\S", match["between"]):
                 continue  # the word has its own value on its line (`password=REDACTED`, `password-flags=2`)
+            if pattern is NEXT_LINE and PROMPT.search(announcing):
+                continue  # a prompt (`Enter password to unlock …:`): its answer is hidden; output follows
+            if pattern is NEXT_LINE and (
+                match["between"].rstrip().endswith("\\") or match["value"].startswith("-")
+            ):
+                continue  # a command continued on the next line: its next option, not a value
             colon = (match.groupdict().get("colon") or "").strip()
             if colon in (":", "\uff1a") and " " not in match["between"].strip():
                 continue  # `secret: …`, a name and its value: the keyed scan's to judge

@@ -163,7 +163,7 @@ PATH_LIKE = re.compile(
     r"|gif|svg|pdf|html?|xml|md|log|conf|cfg|ini|toml|lock|bin|img|iso|deb|rpm|whl|db|sqlite)$"
     r"|^[A-Za-z]:\\(?:[\w. -]+\\)*[\w. -]+$"  # a Windows path, `C:\Users\ana\.ssh\id_ed25519`
     # a resource's name in lowercase parts (`projects/4811…/secrets/orders-db-password`, GCP's)
-    r"|^(?:[a-z0-9][a-z0-9._-]*/){2,}[a-z0-9][a-z0-9._-]*$"
+    r"|^(?:[a-z0-9][a-z0-9._-]*/){2,}(?:[a-z0-9][a-z0-9._-]*)?$"
 )
 # (and Home Assistant's, ESPHome's `!secret wifi_password`, `!env_var X`; wpa_supplicant's
 # `psk=ext:name`, a password in its external store)
@@ -183,6 +183,15 @@ LOCATOR_STARTS = (
     "ext:",
     "</",  # Dovecot's `ssl_key = </etc/…/privkey.pem`: the file it reads
     "@/",  # Bacula's and Bareos's `Password = "@/etc/bareos/secrets/fd.pw"`: the file included
+    # secret managers' references: Berglas', GCP Secret Manager's (`sm://`), 1Password's, Vault's
+    "berglas://",
+    "sm://",
+    "op://",
+    "vault://",
+    "secretsmanager://",
+    "akv://",
+    "doppler://",
+    "infisical://",
 )
 # `%APPDATA%`, `%2Fvar` (percent-encoded), IPython's `%aimport`, `@types/node`, `@Value`: places
 # and references; a password may start with `%` or `@` too (`%K8bJ…`, `@J1ao…#iLv1`).
@@ -201,7 +210,7 @@ BASE64_NOT_PATH = re.compile(
 NOT_SECRET_NAME = re.compile(
     r"(?i)public(?![_-]?link[_-]?salt)|publish|(?<!secret)_id$|(?<!secret)(?<=[a-z])Id$|csrf|_format"
     r"|keyboard|keyword|keypress|keycode|keystore(?![\w.-]*pass)|keyring|monkey|turkey|passage"
-    r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass"
+    r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass|generate[_-]?password"
     r"|encrypted[_-]?(?:key|password|secret|value|data)s?$"  # ciphertext: Pulumi's `encryptedkey`
     r"|(?<![a-z])site[_-]?key|(?-i:(?<=[a-z])Site[_-]?Key)"  # a CAPTCHA's site key is served in the page
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public
@@ -336,6 +345,10 @@ def keyed_value_is_secret(
         or value.startswith("ENC[AES256_GCM,")
     ):
         return False  # (Vault's audit log writes each token as its HMAC; SOPS' value is ciphertext)
+    if not quote and value.startswith("("):
+        return False  # a list or an array (`PASSWORD=(password,new-password)` in a manual)
+    if re.fullmatch(r"\.[A-Za-z][\w.-]*|--[a-z]+(?:-[a-z]+)*(?:=\S*)?", value):
+        return False  # a key's or a file's name (`.dockerconfigjson`), an option (`--region=…`)
     if not any(c.isalnum() for c in value):
         return False  # `,.:-@*?!`: punctuation only (detect-secrets' is_not_alphanumeric_string)
     # `NAME=value`: a shell's, an env file's; `connection-password=…`, a name no code has (a
@@ -389,6 +402,8 @@ def keyed_value_is_secret(
         and not (quote and value.count("(") + value.count("[") != value.count(")") + value.count("]"))
         and not (quote and password_name and "." in value and re.search(r"\d", value))  # `Jun670.paprikaJ`
         and not (password_name and any(random_mixed(part) for part in value.split(".")))  # `EJALgz4rp.zce…`
+        # (a dotted token whose part is random in both cases, `Pq3Wk8_zTn5.HbX1vLc7RyD2mFa0gSeJ`: AWS VPN's)
+        and not ("." in value and any(random_dotted_part(part) for part in value.split(".")))
         and not (password_name and (quote or environment or sep.strip() == ":") and passphrase(value))
         and not (password_name and chosen_words(value) and (quote or re.search(r"\d\d$", value)))
         and not (
@@ -455,6 +470,20 @@ def typed_phrase(value: str) -> bool:
     return (
         re.fullmatch(r"[A-Za-z]+(?:[_-][A-Za-z]+)*[_-][A-Z][a-z]+(?:[_-][A-Za-z]+)*[_-]?\d{2,}", value)
         is not None
+    )
+
+
+def random_dotted_part(part: str) -> bool:
+    """A part of a dotted value that is random: ten characters or more, both cases, a digit, few
+    vowels (not a method's camelCase words, `fromSecretNameV2`)."""
+    letters = [c for c in part if c.isalpha()]
+    return (
+        len(part) >= 10
+        and part.lower() != part
+        and part.upper() != part
+        and sum(c in "aeiouAEIOU" for c in letters) < 0.3 * len(letters)
+        and random_enough(part)
+        and re.search(r"\d", part) is not None
     )
 
 

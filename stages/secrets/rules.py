@@ -240,9 +240,11 @@ SECRET_FIELD = (
 # (Codex's transcripts lead a command's output with `└`, Claude Code's with `⎿`)
 OUTPUT_LEAD = r"(?:[ \t]*[\u2514\u23bf][ \t]*)?"
 PRINTED = (
-    r"[^\n|>]*\r?\n"
+    r"[^\n|>]*(?:\|[ \t]*tee\b[^\n]*)?\r?\n"  # (a `| tee …` prints it too)
     + OUTPUT_LEAD
     + r"(?:directory:[^\n]*\r?\n)?(?:[ \t]*\u203a[^\n]*\r?\n)*(?:stdout:[ \t]*)?"
+    # (a prompt for the store's own password first: `Enter password to unlock …:`)
+    r"(?:(?:enter|type)[^\n]*(?:password|passphrase)[^\n]*:[ \t]*\r?\n)?"
     r"[\"']?([^\s\"']{6,300})[\"']?[ \t]*"
     r"(?=\r?\n|$|\\?[\"'][,}\]])"
 )
@@ -1601,7 +1603,7 @@ STRUCTURES: list[Rule] = [
         "cli_credentials",
         "pass pwd",
         # also `--admin-pass`, `--db-pwd`; not a switch that asks for one (`--ask-pass site.yml`)
-        r"--(?!(?:ask|no|prompt|use|skip|require|read|with)-)(?:(?:\w+-)*(?:password|passwd|pass|pwd)"
+        r"--(?!(?:ask|no|prompt|use|skip|require|read|with|generate)-)(?:(?:\w+-)*(?:password|passwd|pass|pwd)"
         r"|requirepass|masterauth)"  # redis-server's
         r"[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})",
         not_after=r"\w-",
@@ -1758,13 +1760,33 @@ STRUCTURES: list[Rule] = [
             # cloud CLIs and password managers asked for one secret's value
             ("aws", r"+ecr[ \t]+get-login-password\b"),
             ("aws", r"+secretsmanager[ \t]+get-secret-value\b[^\n|>]*?--query[ =]['\"]?SecretString\b"),
-            ("aws", r"+ssm[ \t]+get-parameters?\b[^\n|>]*?--query[ =]['\"]?Parameters?\b[^\n|>]*?\.Value\b"),
+            # (not AWS's public parameters, `/aws/service/…`: AMI ids, regions)
+            (
+                "aws",
+                r"+ssm[ \t]+get-parameters?\b(?![^\n|>]*?/aws/service/)[^\n|>]*?"
+                r"--query[ =]['\"]?Parameters?\b[^\n|>]*?\.Value\b",
+            ),
             ("az keyvault", r"+secret[ \t]+show\b[^\n|>]*?--query[ =]['\"]?value\b"),
             ("gcloud", r"+secrets[ \t]+versions[ \t]+access\b"),
             ("bw unlock", r"[^\n|>]*?--raw\b"),
             ("bw get", r"+password\b"),
             ("op read", r"*['\"]?op://"),
             ("op item get", r"[^\n|>]*?--fields?[ =]['\"]?(?:label=)?password\b"),
+            ("doppler", r"+secrets[ \t]+get\b[^\n|>]*?--plain\b"),
+            ("infisical", r"+secrets[ \t]+get\b[^\n|>]*?--plain\b"),
+            ("akeyless", r"+get-secret-value\b"),
+            ("chamber", r"+read\b[^\n|>]*?[ \t]-q\b"),
+            ("conjur", r"+variable[ \t]+(?:value|get)\b"),
+            ("berglas", r"+access\b"),
+            ("clipasswordsdk", r"+GetPassword\b"),
+            ("gopass", r"+(?:cat|show[ \t]+(?:-o|--password))\b"),
+            (
+                "pass",
+                r"+show\b(?![^\n]*[\"'])",
+            ),  # (not a quoted command: systemd's `…_COMMAND="pass show …"`)
+            ("keepassxc-cli", r"+show\b[^\n|>]*?(?:-a[ \t]+password|--show-protected|-s)\b"),
+            ('keepassxc-cli\\.exe"', r"+show\b[^\n|>]*?(?:-a[ \t]+password|--show-protected|-s)\b"),
+            ("sops", r"+(?:-d|--decrypt)\b[^\n|>]*?--extract\b"),
             # keys made or read on a server: WireGuard's, a key file shown, random bytes for a PSK,
             # Elasticsearch's keystore, NetworkManager's secrets (`-s`)
             ("wg", r"+gen(?:key|psk)\b(?:[ \t]*\|[ \t]*(?:sudo[ \t]+)?tee\b[^\n|>]*)?"),
@@ -1792,6 +1814,7 @@ STRUCTURES: list[Rule] = [
         r"(?i)securestring\"?,?\s*\"?value\"?:[ \t]*\"?([^\"\s,]{3,300})",
         near=r"type\"?:[ \t]*\"?",  # `"Type": "SecureString"`, YAML's `Type: SecureString`
         not_after="",
+        check=lambda value: not value.startswith("AQICAH"),  # (not decrypted: KMS's ciphertext)
     ),
     rule(
         "generic_password",
@@ -1827,6 +1850,7 @@ STRUCTURES: list[Rule] = [
         not_after="",
     ),
     rule("generic_password", "bw_session", r"BW_SESSION=[\"']?([A-Za-z0-9+/]{40,}={0,2})", not_after=""),
+    rule("generic_password", "--session", r"--session[ =][\"']?([A-Za-z0-9+/]{40,}={0,2})", not_after=r"\w"),
     # Cloudflare returns a new API token's value once, after its policies' permission groups
     # (developers.cloudflare.com, "Create token"): 40 characters
     rule(
@@ -1971,7 +1995,7 @@ STRUCTURES: list[Rule] = [
         not_after="",
     ),
     *commands("nmcli", r"\spassword\s+"),  # nmcli(1): dev wifi connect SSID password PASSWORD
-    *commands("vault", r"\slogin\s+(?:-\S+\s+)*(?:token=)?(?![\w.-]+=)"),  # vault login [TOKEN]
+    *commands("vault", r"\slogin\s+(?:-\S+\s+)*(?:token=)?(?![\w.-]+=|-)"),  # vault login [TOKEN]
     *commands("aws", r"\sconfigure\s+set\s+(?:[\w-]+\.)?aws_(?:secret_access_key|session_token)\s+"),
     *commands("gpg gpg2", r"\s--passphrase[= ]\s*"),  # gpg(1): --passphrase string
     *commands("openssl", r"\s-k\s+"),  # openssl-enc(1): -k password
@@ -2073,12 +2097,15 @@ STRUCTURES: list[Rule] = [
     ),
     rule(
         "cli_credentials",
-        "passwd kinit realm keystore sudo gpg adcli",
+        "passwd kinit realm keystore sudo gpg adcli gcloud kubeseal vault",
         ECHOED + r"(?P<secret>[^'\"\n]{3,200})(?P=q)[ \t]*\|[ \t]*"
         r"(?:sudo[ \t]+)?(?:passwd[ \t]+--stdin|kinit|realm[ \t]+join|\S*-keystore[ \t]+add\b"
         # (`sudo -S` reads the password from its input, gpg from descriptor 0 when told so)
         r"|sshfs\b[^\n]*password_stdin|sudo(?:[ \t]+-\w+)*[ \t]+-S\b|gpg\b[^\n|]*--passphrase-fd[ =]0\b"
-        r"|adcli\b[^\n|]*--stdin-password|[^\n|]{0,200}?--passwd-on-stdin)",  # (openconnect's)
+        r"|adcli\b[^\n|]*--stdin-password|[^\n|]{0,200}?--passwd-on-stdin"  # (openconnect's)
+        # (secret stores reading the new secret from standard input)
+        r"|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)\b|kubeseal\b"
+        r"|vault[ \t]+kv[ \t]+put\b[^\n|]*=-)",
         not_after="",
         check=literal_password,
     ),
@@ -2351,8 +2378,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_api_key",
         "token secret password passwd pwd credential key <pass bindpw _pass",
-        r"(?i)<((?![\w-]*keyword|key>|usersecretsid>)(?:[\w-]+:)?[\w-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*"
-        r"|pass|[\w-]*_(?:pass|bindpw))(?:\s[^<>]*)?>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
+        r"(?i)<((?![\w-]*keyword|key>|usersecretsid>|authorized_?keys>)(?:[\w-]+:)?[\w-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*"
+        r"|pass|psk|[\w-]*community|[\w-]*_(?:pass|bindpw))(?:\s[^<>]*)?>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
         not_after="",
         check=lambda value: re.match(r"[A-Za-z]:\\|[/~]", value) is None,
     ),
@@ -2399,8 +2426,12 @@ STRUCTURES: list[Rule] = [
         r"(?P<secret>[^\s\"',})\\]{4,})",
         not_after=r"\w",
         # (not a sanitizer's `<omitted by HAR sanitizer>`)
+        # (nor a secret manager's reference, `berglas://…`, `sm://…`)
         check=lambda value: (
-            not_a_dotted_name(value) and not value.startswith("<") and not verify.is_stand_in(value)
+            not_a_dotted_name(value)
+            and not value.startswith("<")
+            and not verify.is_stand_in(value)
+            and not re.match(r"[a-z][a-z0-9+.-]*://[^@]*$", value)
         ),
     ),
     # ... and a Postman environment's `{"key": "mailgunKey", "value": "…"}`: a key's, a secret's or a
@@ -3114,13 +3145,14 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "key password pre-shared plain-text",
-        r"(?i)(?:(?:tacacs|radius)-server[ \t]+host[ \t]+\S+(?:[ \t]+[a-z-]+[ \t]+\d+)*[ \t]+key"
+        r"(?i)(?:(?:tacacs|radius)-server[ \t]+(?:host[ \t]+\S+(?:[ \t]+[a-z-]+[ \t]+\d+)*[ \t]+)?key"
         r"|message-digest-key[ \t]+\d+[ \t]+md5|authentication-key(?:[ \t]+\d+[ \t]+md5)?"
         r"|key-string|authentication[ \t]+(?:md5[ \t]+key-string|text)"
         r"|neighbor[ \t]+\S+[ \t]+password|isakmp[ \t]+key|pre-shared-key|pre-shared-secret"
         r"|plain-text-password-value|psksecret)"
         r"[ \t]+(?!(?:[05-9]|ENC|ascii-text|hexadecimal|hex|keyring)[ \t])"
-        r"\"?([^\s\"]{4,200})\"?(?=[ \t]|\r?\n|$)",
+        # (not `<hidden by exporter>`, a manual's `(ascii-text | …)`)
+        r"\"?([^\s\"<(][^\s\"]{3,199})\"?(?=[ \t]|\r?\n|$)",
         not_after="",
         check=shared_key,
     ),

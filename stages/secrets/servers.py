@@ -49,7 +49,7 @@ SERVERS: list[Rule] = [
         r"(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY)\r?\n([^\s]{8,200})" + LINE_END,
         near=r"(?:^|\n)[a-z][a-z0-9_]*",
         not_after=r"a-z",
-        check=literal_password,
+        check=lambda value: literal_password(value) and not re.fullmatch(r"[A-Z][A-Z0-9_]+", value),
     ),
     # A Helm value given as `name:` then `value: …` below it (charts' `adminToken: {value: …}`)
     rule(

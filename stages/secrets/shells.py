@@ -213,7 +213,7 @@ SHELLS: list[Rule] = [
     rule(
         "generic_password",
         "cat ",
-        r"cat(?<![\w-]cat)[ \t]+[\w./~-]*"
+        r"cat(?<![\w-]cat)[ \t]+(?![\w./~-]*\.gpg-id\b)[\w./~-]*"  # (pass's `.gpg-id` names a key)
         r"(?:secret|passw(?:or)?d|\.pass\b|[-_.]pw\b|passphrase|token|credential|\.key\b)"
         r"[\w./~-]*[ \t]*\r?\n" + OUTPUT_LEAD + r"([^\s$#][^\s]{5,200})" + LINE_END,
         not_after="",

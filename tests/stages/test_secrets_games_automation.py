@@ -271,3 +271,116 @@ def test_what_sets_60_and_62_showed_is_left_alone(text):
 )
 def test_what_sets_63_to_70_and_real_code_showed_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # secret managers (set 78)
+        ("$ doppler secrets get DATABASE_PASSWORD --plain\nWillow-Kite-4471\n", "Willow-Kite-4471"),
+        ("$ akeyless get-secret-value --name /prod/mysql/root\nCumin-Heron-482\n", "Cumin-Heron-482"),
+        ("$ gopass cat infra/ipmi/node07\nDoodle_Pike_Mars_7\n", "Doodle_Pike_Mars_7"),
+        (
+            '$ op read "op://DevOps/Datadog/credential" | tee >(pbcopy)\nb9298b980d84ad3905c8e116120977a1\n',
+            "b9298b980d84ad3905c8e116120977a1",
+        ),
+        (
+            "$ keepassxc-cli show -a Password ~/P.kdbx Bank\nEnter password to unlock /home/j/P.kdbx:\nLupine~Cobble~74\n",
+            "Lupine~Cobble~74",
+        ),
+        (
+            "az keyvault secret set --vault-name kv1 --name grafana --value 'Meadow-Crane-2026!' --output none",
+            "Meadow-Crane-2026!",
+        ),
+        (
+            "aws secretsmanager update-secret --secret-id x \\\n  --secret-string 'Ember&Glass&Orbit8'",
+            "Ember&Glass&Orbit8",
+        ),
+        ("$ berglas update acme/smtp-pass 'Lilac&Beacon&906' --key projects/x\n", "Lilac&Beacon&906"),
+        (
+            "$ echo -n 'Kumquat-Rover-5148' | kubeseal --raw --namespace web --name db --from-file=/dev/stdin",
+            "Kumquat-Rover-5148",
+        ),
+        ("|  SecretString |  tMPtysWkwL9D4hH78JGjfJt4bAyfAXHx   |\n", "tMPtysWkwL9D4hH78JGjfJt4bAyfAXHx"),
+        (
+            "Key             Value                   Version\ndb_password     Gingham-Otter-6054      3\n",
+            "Gingham-Otter-6054",
+        ),
+        ("Password\n--------\nLedger-Mosaic-7732\n", "Ledger-Mosaic-7732"),
+        (
+            'GET /AIMWebService/api/Accounts -> 200 {"Content":"xT7!qL2#vR9$mN4q","UserName":"svc"}',
+            "xT7!qL2#vR9$mN4q",
+        ),
+        (
+            'ssm.put_parameter(\n    Name="/webhooks/shopify/secret",\n    Value="lkRNFIWxP3BvSTWRKLOJN20Iq9Cv",\n)',
+            "lkRNFIWxP3BvSTWRKLOJN20Iq9Cv",
+        ),
+        ("/myapp/prod/DB_PASSWORD\tSable-Orchard-7782\n", "Sable-Orchard-7782"),
+        (
+            '{"/lambda/ingest/partner_api_key": "4wh1e8AOUB+yAxzHc0D7q2VhIImByiNK9OD7GuXv"}',
+            "4wh1e8AOUB+yAxzHc0D7q2VhIImByiNK9OD7GuXv",
+        ),
+        (
+            "$ bw list items --session rWJz3N7PLzUyEp7tr8+UIbhtVuVNRgDljIGOQuVrPg1d17PkVeuf7Ly==\n",
+            "rWJz3N7PLzUyEp7tr8+UIbhtVuVNRgDljIGOQuVrPg1d17PkVeuf7Ly==",
+        ),
+        # network devices (set 73)
+        ("snmp-server host 10.1.40.7 version 2c TrapSink#Cvx42  bgp config\n", "TrapSink#Cvx42"),
+        ('set snmp community "ex-ro-Ff84!" authorization read-only\n', "ex-ro-Ff84!"),
+        (
+            "$ snmpwalk -v3 -l authNoPriv -u libre -a SHA -A 'WalkAuth!2292' 10.0.0.1 sysDescr\n",
+            "WalkAuth!2292",
+        ),
+        ("            CommunityData('py-Snmp-ro-4411', mpModel=1),\n", "py-Snmp-ro-4411"),
+        ("snmp-server user mon-v3 NMS v3 auth sha256 Eos-SnmpV3pass!2\n", "Eos-SnmpV3pass!2"),
+        ('set security ike policy P pre-shared-key ascii-text "Srx-Azure-Tun!205"\n', "Srx-Azure-Tun!205"),
+        (" authentication remote pre-share key Flex-Hub!78zq\n", "Flex-Hub!78zq"),
+        ('  --shared-key "547R8Zs7aFOXrc8rrbKacxCHKnW4OpsX"\n', "547R8Zs7aFOXrc8rrbKacxCHKnW4OpsX"),
+        ('set system radius-server 10.50.1.31 secret "JunRad!us-78"\n', "JunRad!us-78"),
+        ("tacacs-server key Ctrl!Acs-2018\n", "Ctrl!Acs-2018"),
+        ("3. `enable algorithm-type scrypt secret Qv7#mPz2!dLr9wKf`\n", "Qv7#mPz2!dLr9wKf"),
+        ("add password      *.corp.local    {R4ncid-Login!24}\n", "R4ncid-Login!24"),
+        (
+            "(Cisco Controller) >config radius auth add 1 10.50.1.31 1812 ascii Wlc-Rad1us&Kez\n",
+            "Wlc-Rad1us&Kez",
+        ),
+        ("client ap {\n    type udp\n    secret ApFloor3-Radsec!\n}", "ApFloor3-Radsec!"),
+        ("    secret = Pq3Wk8_zTn5.HbX1vLc7RyD2mFa0gSeK\n", "Pq3Wk8_zTn5.HbX1vLc7RyD2mFa0gSeK"),
+        (
+            "<key>LUFRPT1IQXZHcVhPRjRuRzNaMUdveWFaYWdKVE5zdTQ9dXFJblBGNE9uWHA2YkFBY1Y2amFFSENQb05J</key>",
+            "LUFRPT1IQXZHcVhPRjRuRzNaMUdveWFaYWdKVE5zdTQ9dXFJblBGNE9uWHA2YkFBY1Y2amFFSENQb05J",
+        ),
+        (
+            "wg set wg1 private-key <(echo yO9SkOVL4KjsL5AkophUngqT6Eoop2167wGHS41Jwnx=) listen-port 51821",
+            "yO9SkOVL4KjsL5AkophUngqT6Eoop2167wGHS41Jwnx=",
+        ),
+    ],
+)
+def test_what_sets_73_and_78_showed_is_redacted(text, secret):
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"Type": "SecureString",\n"Value": "AQICAHhuIrB/upJ7qDWamw8HgeYJurkuZp24N0zx9NAaKLNUZmc5IDC9lkY5nKq42t",',
+        "$ vault login -no-print -method=userpass username=jsmith\nPassword (will be hidden):\n",
+        "$ cat ~/.password-store/.gpg-id\n48222E93A5B067B22E24C5B3B31331125873B5D8\n",
+        "$ aws ssm get-parameter --name /aws/service/ami-amazon-linux-latest/al2023 --query Parameter.Value --output text\nami-0df4eee286f023f51\n",
+        "    - match:\n        secretKey: .dockerconfigjson\n",
+        "$ keepassxc-cli ls -R ~/vaults/ops.kdbx Network\nEnter password to unlock /home/a/ops.kdbx:\ncore-sw-01\n",
+        "gcloud run deploy c \\\n  --set-secrets=DB_PASSWORD=cloudsql-app-password:4 \\\n  --region=europe-west1",
+        "$ op item create --title=g --generate-password='letters,digits,symbols,32' username=admin\n",
+        "$ doppler run -- cat .env | cut -d= -f1\nDATABASE_PASSWORD\nDOPPLER_CONFIG\n",
+        "  - name: API_DB_PASSWORD\n    value: berglas://acme-secrets/api-db-password\n",
+        "set security ike policy <policy-name> pre-shared-key (ascii-text | hexadecimal) <key>\n",
+        "        set psksecret <hidden by exporter>\n",
+        "pre-shared-key ascii-text /* SECRET-DATA */;\n",
+        "\t\t\t<authorizedkeys>c3NoLWVkMjU1MTkgQUFBQUMzTnphQzFsWkRJMU5URTVBQUFBSUp3bjhna3dO</authorizedkeys>",
+        "    const s = secretsmanager.Secret.fromSecretNameV2(this, 'DbSecret', 'prod/db');\n",
+        'Environment=RESTIC_PASSWORD_COMMAND="pass show backup/restic"\nEnvironment=RESTIC_REPOSITORY=b2:x:/restic\n',
+        "The JOB statement PASSWORD parameter: PASSWORD=(password,new-password).\n",
+    ],
+)
+def test_what_sets_73_and_78_showed_is_left_alone(text):
+    assert find_secrets(text) == []
