@@ -128,12 +128,14 @@ def ruleset() -> RuleSet:
     from pica.stages.secrets.finance import FINANCE
     from pica.stages.secrets.games import GAMES
     from pica.stages.secrets.network import NETWORK
+    from pica.stages.secrets.pipelines import PIPELINES
     from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS
     from pica.stages.secrets.secret_stores import SECRET_STORES
     from pica.stages.secrets.security_tools import SECURITY_TOOLS
     from pica.stages.secrets.servers import SERVERS
     from pica.stages.secrets.shells import SHELLS
     from pica.stages.secrets.wallets import WALLETS
+    from pica.stages.secrets.web import WEB
 
     rules = (
         TOKENS
@@ -151,6 +153,8 @@ def ruleset() -> RuleSet:
         + COMMERCE
         + SECRET_STORES
         + NETWORK
+        + PIPELINES
+        + WEB
         + GAMES
         + AUTOMATION
     )

@@ -1,12 +1,13 @@
 """Scripts that log in for an administrator: expect and pexpect answering a password prompt, a
 command's argument list in code (`["sshpass", "-p", "…"]`), Windows'
 `/U user /P password` tools and WSH's MapNetworkDrive, Nagios' check_http, rsync's secrets file,
-and a passphrase of capitalised words in notes.
+a passphrase of capitalised words in notes, BitLocker's recovery passwords, certutil's `-p`,
+PowerShell's secret-named parameters given a literal, and an L2TP VPN's pre-shared key.
 """
 
 from __future__ import annotations
 
-from pica.stages.secrets.rules import LINE_END, Rule, literal_password, rule
+from pica.stages.secrets.rules import CLI_VALUE, LINE_END, Rule, literal_password, rule
 from pica.stages.secrets.shapes import QUOTED_OR_BARE
 
 ADMIN_SCRIPTS: list[Rule] = [
@@ -20,11 +21,11 @@ ADMIN_SCRIPTS: list[Rule] = [
         not_after="",
         check=literal_password,
     ),
-    # A command's arguments as a list in code: `["sshpass", "-p", "…"]`, `[…, "--password", "…"]`
+    # A command's arguments as a list in code: `["sshpass", "-p", "…"]` (`--password`'s: rules.py)
     rule(
         "cli_credentials",
-        "sshpass --password",
-        r"(?:[\"']sshpass[\"']\s*,\s*[\"']-p|[\"']--password)[\"']\s*,\s*[\"']([^\"'\n]{3,200})[\"']",
+        "sshpass",
+        r"[\"']sshpass[\"']\s*,\s*[\"']-p[\"']\s*,\s*[\"']([^\"'\n]{3,200})[\"']",
         not_after="",
         check=literal_password,
     ),
@@ -71,4 +72,42 @@ ADMIN_SCRIPTS: list[Rule] = [
         r"(?i)passphrase[ \t]*[:=][ \t]*((?-i:[A-Z][a-z]+(?:[ \t][A-Z][a-z]+){2,}))" + LINE_END,
         not_after=r"\w",
     ),
+    # BitLocker's recovery password: eight groups of six digits, each a multiple of 11 below 720896
+    # (learn.microsoft.com, "BitLocker recovery overview"; the key's 16-bit words times 11)
+    rule(
+        "generic_password",
+        "",
+        r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])",
+        not_after="",
+        check=lambda value: all(int(group) % 11 == 0 and int(group) < 720896 for group in value.split("-")),
+    ),
+    # certutil's `-p password` (importing or exporting a PFX)
+    rule(
+        "cli_credentials",
+        "certutil",
+        r"(?i)certutil(?:\.exe)?\b[^\n]*?[ \t]-p[ \t]+" + CLI_VALUE,
+        not_after=r"\w",
+        check=lambda value: not value.startswith("-") and literal_password(value),
+    ),
+    # PowerShell's parameters named for a secret and given a literal: `-ClientSecret '…'`,
+    # `-Api_Key '…'`, `-L2tpPsk "…"` (a variable, `-Password $pw`, is no literal)
+    rule(
+        "cli_credentials",
+        "secret api_key apikey token psk pass",
+        r"(?i)[ \t]-\w*(?:secret|api_?key|token|psk|password|pass)[ \t]+"
+        r"(?:'([^'\n]{3,200})'|\"([^\"\n]{3,200})\")",
+        not_after="",
+        check=lambda value: not value.startswith("$") and literal_password(value),
+    ),
+    # A form's dotted leader, `password ..... Lighthouse!Owl58` (a printed sheet, a note)
+    rule(
+        "generic_password",
+        "....",
+        r"(?i)(?:password|passwd|passphrase|passcode|pin|token|secret|api key)[ \t]*\.{3,}[ \t]*(\S{4,200})"
+        + LINE_END,
+        not_after=r"\w",
+        check=literal_password,
+    ),
+    # Apple's session cookie `myacinfo`, which fastlane keeps in FASTLANE_SESSION (`DAWTKNV…`)
+    rule("session_cookie", "dawtknv", r"DAWTKNV[0-9A-Za-z]{60,}", not_after=r"\w"),
 ]

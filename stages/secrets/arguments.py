@@ -28,7 +28,8 @@ Calls = Callable[[re.Pattern[str]], Iterator[re.Match[str]]]  # a call pattern's
 # One pattern per operator, each led by its literal: the engine searches for a leading literal fast.
 FALLBACKS = [
     re.compile(operator + r"[ \t]+(?P<q>[\"'])(?P<quoted>(?:[^\"'\n\\]|\\.)+)(?P=q)")
-    for operator in (r"\?\?", r"\|\|", r" or", r"\)[ \t]*\{")  # Ruby's ENV.fetch("X") { "…" }
+    # (Ruby's `ENV.fetch("X") { "…" }`, Groovy's and Kotlin's Elvis `?:`)
+    for operator in (r"\?\?", r"\|\|", r" or", r"\)[ \t]*\{", r"\?:")
 ]
 FALLBACK_NAME = re.compile(r"(?P<name>[\w.$-]*(?i:" + SECRET_NAME + r")s?)[\"']?\]?\)?[ \t]*\Z")
 
@@ -38,7 +39,13 @@ def find_fallback(text: str) -> Iterator[tuple[int, int, str]]:
     for match in (match for fallback in FALLBACKS for match in fallback.finditer(text)):
         before = text[max(text.rfind("\n", 0, match.start()) + 1, match.start() - 80) : match.start()]
         named = FALLBACK_NAME.search(before)
-        if named and keyed_value_is_secret(named["name"], "=", match["quoted"], match["q"]):
+        if named is None:
+            continue
+        # (a string is no variable: a manual's `"password" or "oauth"`; `env["API_KEY"] or` is one)
+        string = before[named.start() - 1 : named.start()] in ("'", '"')
+        if string and before[named.start() - 2 : named.start() - 1] not in ("[", "("):
+            continue
+        if keyed_value_is_secret(named["name"], "=", match["quoted"], match["q"]):
             yield match.start("quoted"), match.end("quoted"), kind_of(named["name"])
 
 

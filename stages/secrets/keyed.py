@@ -63,7 +63,7 @@ KEYED = re.compile(
     + r")?(?:\.raw)?)(?![A-Za-z])(?:\[\d*\])?(?:\\?[\"'][\])]?|\\?\]?)"
     r"(?:[ \t]*:?[ \t]*(?:string|String|str|&(?:'static[ \t]+)?(?:str|\[u8\])|const\s+char\s*\*|char\s*\*)"
     r"(?=[ \t]*[:=])|[ \t]+[Aa]s[ \t]+String(?=[ \t]*=))?"
-    r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|=|<<?-(?=[ \t])|::(?=[ \t])"
+    r"(?P<sep>[ \t]*(?:===?|!==?|=>|:{1,3}=|[?+.]=|\|\|=|=|<<?-(?=[ \t])|::(?=[ \t])"
     r"|:(?!:)(?:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]*)?)[ \t]*"
     r"|[ \t]+is[ \t]+|[ \t]+(?=@?[\"'])|,(?=[^\s,])|,[ \t]+(?=[\"']))"
     # Python's r'', b'', f'' literals; Go's []byte("…"), C++'s std::string("…"), Objective-C's @"…",
@@ -208,9 +208,10 @@ BASE64_NOT_PATH = re.compile(
 # Names that are not secrets though they end in one of the words (gitleaks' generic-api-key
 # allowlist): ids, public halves, words that hold a secret word (`keyboard`, `bypass`), cursors.
 NOT_SECRET_NAME = re.compile(
-    r"(?i)public(?![_-]?link[_-]?salt)|publish|(?<!secret)_id$|(?<!secret)(?<=[a-z])Id$|csrf|_format"
+    r"(?i)public(?![_-]?link[_-]?salt)|publish(?!er)|(?<!secret)_id$|(?<!secret)(?<=[a-z])Id$|csrf|_format"
     r"|keyboard|keyword|keypress|keycode|keystore(?![\w.-]*pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass|generate[_-]?password"
+    r"|update_?password"  # Ansible's user module: `update_password: always`
     r"|encrypted[_-]?(?:key|password|secret|value|data)s?$"  # ciphertext: Pulumi's `encryptedkey`
     r"|(?<![a-z])site[_-]?key|(?-i:(?<=[a-z])Site[_-]?Key)"  # a CAPTCHA's site key is served in the page
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public
@@ -220,11 +221,11 @@ NOT_SECRET_NAME = re.compile(
     r"|encryptionsalt"  # Pulumi's stack salt: it salts the passphrase's key, stored by design
     r"|(?<![a-z])seeds$|seed_?(?:hosts?|nodes?|provider|list)"  # a cluster's first hosts (Cassandra's)
     r"|websocket-(?:key|accept)"  # the handshake's nonce and its hash (RFC 6455)
-    r"|next\w*token|page_?token|continuation_?token|sync_?token|cursor"  # cursors of paginated APIs
+    r"|next\w*token|page_?token|continuation_?token|sync_?token|delta_?token|skip_?token|cursor"  # cursors
     # keys that make a request idempotent; Exchange's item version (`changeKey`)
     r"|request_?token|idempotency|dedup_?key|change_?(?:token|key)|lock_?token"
-    r"|pub_?key|(?:cache|sort|primary|foreign|partition|result|dest|lookup|range|object|s3|group|dict"
-    r"|map|index|row|column|config|metadata|field|attr|label|meta|event|state|storage|registry)_?key"
+    r"|pub_?key|(?:cache|sort|primary|foreign|partition|result|dest|lookup|range|object|s3|group|dict|asset"
+    r"|map|index|row|column|config|metadata|field|attr|label|meta|event|state|storage|registry)[_.]?key"
     r"(?:s|_?name)?$"  # keys of a dict, a table, a cache or a bucket: what is looked up, not a secret
 )
 # A part of a name that says what kind of value it holds: `file_key`, `hostKey` (an SSH host's
@@ -291,7 +292,7 @@ def keyed_value_is_secret(
     if (
         word in ("pass", "Pass", "PASS")  # (Go's test output: `--- PASS: TestName (0.01s)`)
         and sep.strip() != "="
-        and not (quote and sep.strip() == ":" and not value.isalpha())
+        and not (quote and sep.strip() in (":", "=>") and not value.isalpha())  # (Rails' `"pass"=>"…"`)
         and not (
             sep.strip() == ":"
             and re.match(r"[ \t]*(?:</|\r?\n|$)", after)
@@ -478,7 +479,9 @@ def random_dotted_part(part: str) -> bool:
     vowels (not a method's camelCase words, `fromSecretNameV2`)."""
     letters = [c for c in part if c.isalpha()]
     return (
-        len(part) >= 10
+        re.fullmatch(r"\w+", part) is not None
+        and re.search(r"[A-Z][a-z]{4,}", part) is None  # (no word: `Ed25519PrivateKey`, `RandomState`)
+        and len(part) >= 10
         and part.lower() != part
         and part.upper() != part
         and sum(c in "aeiouAEIOU" for c in letters) < 0.3 * len(letters)
@@ -527,6 +530,10 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool, en
     if value.startswith("-----"):
         return True  # an armoured block's first line: a PGP message is ciphertext, a key has its own rule
     command = re.fullmatch(r"[A-Za-z][A-Za-z.-]*", value) and re.match(r"[ \t]+-[A-Za-z]", after)
+    # (or a PowerShell cmdlet given its argument: `$Pass = Ninja-Property-Get localAdminPassword`)
+    command = command or (
+        re.fullmatch(r"(?:[A-Z][a-z]+-)+[A-Z][A-Za-z]+", value) and re.match(r"[ \t]+\S", after)
+    )
     if not quote and (value.rstrip("\\").endswith("(") or command):
         # a call whose arguments follow (`System.fetch_env!("X")`), or a command and its options
         # (PowerShell's `$pw = Read-Host -AsSecureString`)
@@ -699,6 +706,8 @@ def find_keyed(
             # so does HTML's `<code>…</code>` (`Password: <code>k1ra.35</code>` in a wiki page)
             value, quote = marked.group(2), '"'
             start_of, end_of = start_of + marked.start(2), start_of + marked.end(2)
+        if name.startswith("--") and re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)+", value):
+            continue  # an option naming a resource, `--secret=play-publisher-json`
         if "f" in (match.group("prefix") or "").lower() and "{" in value:
             continue  # an f-string with a field: its value is computed
         after = text[match.end() : match.end() + 40]

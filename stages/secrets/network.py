@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from pica.stages.secrets import verify
+from pica.stages.secrets.announced import typed
 from pica.stages.secrets.rules import CLI_VALUE, LINE_END, E, Rule, literal_password, rule, shared_key
 from pica.stages.secrets.shapes import QUOTED_OR_BARE
 
@@ -117,6 +118,15 @@ NETWORK: list[Rule] = [
         "secret",
         r"secret[ \t]+([^\s=\"'{}]\S{3,200})" + LINE_END,
         near=r"(?:^|\n)[ \t]*",
+        not_after=r"\w",
+        check=typed,  # (as people type passwords: not prose's `secret keys.`)
+    ),
+    # HPE ProCurve's `password manager|operator [user-name U] plaintext P`
+    rule(
+        "generic_password",
+        "plaintext",
+        r"(?i)password[ \t]+(?:manager|operator)[ \t]+(?:user-name[ \t]+\S+[ \t]+)?plaintext[ \t]+"
+        r"(\S{4,200})",
         not_after=r"\w",
         check=shared_key,
     ),

@@ -196,7 +196,11 @@ def literal_password(value: str) -> bool:
 def told_in_a_sentence(value: str) -> bool:
     """A password given in prose: not a standard's name (SHA-256), an address, a path or a word
     (`available**`: Markdown's emphasis is no sign)."""
-    if value.strip("*_~").isalpha() or re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", value) or "\\" in value:
+    if (
+        value.strip("*_~").isalpha()
+        or re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[\])]?", value)
+        or "\\" in value
+    ):
         return False  # also a constant's name (GNUTLS_E_DECRYPTION_FAILED) or troff (`locked\&.`)
     if re.fullmatch(
         r"(?i)(?:env|environment|vault|keychain|ssm|secrets?|config)[_-](?:vars?|variables?|files?|store)",
@@ -245,7 +249,8 @@ PRINTED = (
     + r"(?:directory:[^\n]*\r?\n)?(?:[ \t]*\u203a[^\n]*\r?\n)*(?:stdout:[ \t]*)?"
     # (a prompt for the store's own password first: `Enter password to unlock …:`)
     r"(?:(?:enter|type)[^\n]*(?:password|passphrase)[^\n]*:[ \t]*\r?\n)?"
-    r"[\"']?([^\s\"']{6,300})[\"']?[ \t]*"
+    # (not the next line's `AUTH_ID=…`; matched on lowercased text, so told from base64 by its `_`)
+    r"[\"']?(?![A-Za-z][A-Za-z0-9]*_[\w]*=)([^\s\"']{6,300})[\"']?[ \t]*"
     r"(?=\r?\n|$|\\?[\"'][,}\]])"
 )
 # A cookie named for a session, a login or its token (`JSESSIONID`, `PHPSESSID`, `laravel_session`,
@@ -553,6 +558,8 @@ TOKENS: list[Rule] = [
         trusted=verify.crc32_tail_ok,
         entropy=3.0,
     ),
+    # (fine-grained tokens: 82 characters after the prefix, an underscore among them; 70 to 90 taken)
+    rule("github_token", "github_pat_", r"github_pat_[A-Za-z0-9]{20,30}_[A-Za-z0-9]{50,70}" + E, entropy=3.0),
     rule("github_token", "github_pat_", r"github_pat_\w{82}" + E, entropy=3.0),
     # App installation tokens in the newer form: the app id, then a signed JWT
     # (secretlint: secretlint-rule-github ng.app_installation_token)
@@ -1346,7 +1353,8 @@ STRUCTURES: list[Rule] = [
         r"://(?:[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
         r"|[A-Za-z0-9._%+!$&*=~;-]{0,100})"
         # (not a template in capitals, `USER:PASSWORD@HOST`)
-        r":(?![A-Z_]+@[A-Z][A-Z_]*(?:[:/\s'\"`]|$))([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@"
+        r":(?![A-Z_]+@[A-Z][A-Z_]*(?:[:/\s'\"`]|$)|(?:PASSWORD|PASSWD|PASS|PWD|SECRET)@)"
+        r"([^\s/'\"@]{1,200}(?:@[^\s/'\"@]{1,100})*)@"
         r"(?![\w.-]*:[A-Za-z])(?:[\w.-]*\w|\[[^\]\s]+\])",
         not_after="",
         # a mask (`guest:**@`, a log's), words naming the idea (`db_user:db_password@`, Symfony's
@@ -1452,12 +1460,13 @@ STRUCTURES: list[Rule] = [
             "authorization",
             r"(?i)\bauthorization\b(?:[\"']\]?\s*(?:=>|[:=,])\s*|\s*[:=]\s*|[ \t]+(?=[\"']))f?[\"']?"
             + schemes
-            + r"\s+([\w+/=.~-]{6,})",
+            + r"\s+([\w+/=.~-][\w+/=.~:-]{5,})(?![\w+/=.~:-])",  # (Asana's `2/…/…:…`)
             not_after="",
             check=check,
         )
         for schemes, check in (
-            ("(?:bearer|token|apikey|api-key|key|ssws|digest)", None),
+            # (not Census' `secret-token:<your workspace token>`, a prefix before a placeholder)
+            ("(?:bearer|token|apikey|api-key|key|ssws|digest)", lambda token: not token.endswith(":")),
             ("basic", verify.basic_credentials_ok),
         )
     ),
@@ -1609,14 +1618,16 @@ STRUCTURES: list[Rule] = [
         not_after=r"\w-",
         # (apksigner's `--ks-pass env:VAR` and `file:path`, geth's `--password pw.txt`: where it is)
         check=lambda value: (
-            not_a_type_name(value) and not re.match(r"(?:env|file):", value) and not PATH_LIKE.match(value)
+            not_a_type_name(value)
+            and not re.match(r"(?:env|file):|stdin$", value)
+            and not PATH_LIKE.match(value)
         ),
     ),
     *(
         rule(
             "cli_credentials",
             "",
-            flag + r"[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})",
+            flag + r"[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)(]{4,})",  # (not `(ConvertTo-SecureString …)`)
             not_after=r"\w-",
             check=not_a_type_name,
         )
@@ -1669,7 +1680,7 @@ STRUCTURES: list[Rule] = [
         "",
         r"(?i)convertto-securestring\s+-asplaintext\s+(?:-string\s+)?" + CLI_VALUE,
         not_after="",
-        check=literal_password,
+        check=lambda value: not value.startswith("-") and literal_password(value),  # (not `-Force`)
     ),
     # Windows' own password switches (learn.microsoft.com, each command's reference): cmdkey's
     # `/pass:`, wmic's `/password:`, appcmd's `/processModel.password:`, netdom's `/PasswordD:` and
@@ -1897,7 +1908,8 @@ STRUCTURES: list[Rule] = [
         r"[\w-]*(?:password|passwd|pass|pwd)[\"']?[ \t]*"
         r"(?:\r?\n[ \t]*-[ \t]+|,[ \t]*)[\"']?([^\s\"',\]]{4,200})[\"']?[ \t]*(?=\r?\n|$|[,\]])",
         not_after="",
-        check=literal_password,
+        # (apksigner's `--ks-pass stdin`, `env:VAR`, `file:path` say where it is read from)
+        check=lambda value: not re.match(r"(?:env|file|pass):|stdin$", value) and literal_password(value),
     ),
     # Terraform marks a value sensitive: `terraform output -json` prints it anyway, and a state file
     # holds a `random_password`'s result in the clear
@@ -1960,6 +1972,8 @@ STRUCTURES: list[Rule] = [
     ),
     # ... and as a Basic login's two halves, `AC…:<token>` (a debug log may cut the SID short)
     rule("twilio_api_key", "", r"AC[a-f0-9]{6,32}(?:\.{3}|…)?:([a-f0-9]{32})" + E, not_after=r"\w"),
+    # ... and as the literal right after the SID's (a bundle's `Sa="AC…",Ea="<token>"`)
+    rule("twilio_api_key", "", r"AC[a-f0-9]{32}[\"'][^\"']{0,30}[\"']([a-f0-9]{32})[\"']", not_after=r"\w"),
     # An Azure Storage account key (64 bytes: 86 base64 characters and `==`) under an Azure or
     # storage name, though `storage_key` alone names a lookup key in code
     keyed("azure_credential", r"azure|storage|account", r"[A-Za-z0-9+/]{86}==", "azure storage account"),
@@ -2103,6 +2117,8 @@ STRUCTURES: list[Rule] = [
         # (`sudo -S` reads the password from its input, gpg from descriptor 0 when told so)
         r"|sshfs\b[^\n]*password_stdin|sudo(?:[ \t]+-\w+)*[ \t]+-S\b|gpg\b[^\n|]*--passphrase-fd[ =]0\b"
         r"|adcli\b[^\n|]*--stdin-password|[^\n|]{0,200}?--passwd-on-stdin"  # (openconnect's)
+        # (Unity's `ugs login --secret-key-stdin`)
+        r"|[^\n|]{0,200}?--[\w-]*(?:secret|key|token)[\w-]*-stdin\b"
         # (secret stores reading the new secret from standard input)
         r"|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)\b|kubeseal\b"
         r"|vault[ \t]+kv[ \t]+put\b[^\n|]*=-)",
@@ -3037,7 +3053,7 @@ STRUCTURES: list[Rule] = [
         "key token",
         # (led by the word, what comes before it looked for behind it: a scan for `my` or a line's
         # start would read every character)
-        r"(?i)(?:key|token)\b[^\n:]{0,60}?(?::|[ \t]is)[ \t]+([A-Za-z0-9_.+/=-]{16,200}?)"
+        r"(?i)(?:key|token)\b(?![ \t]*ids?\b)[^\n:]{0,60}?(?::|[ \t]is)[ \t]+([A-Za-z0-9_.+/=-]{16,200}?)"
         r"(?=[.,;!?)]*(?:\s|$))",
         near=r"(?:\bmy[ \t]+|(?:^|\n|[>.!?][ \t])[ \t]*)"
         r"(?!(?:cache|primary|foreign|sort|partition|idempotency|public|ssh|gpg|pgp|host|integration|the|this|that|a|an)\b)"

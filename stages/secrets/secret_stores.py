@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import re
 
+from pica.stages.secrets import verify
 from pica.stages.secrets.keyed import keyed_value_is_secret
 from pica.stages.secrets.rules import CLI_VALUE, LINE_END, Rule, literal_password, rule
 
 
 def stored_value(value: str) -> bool:
     """A literal given as the secret's value, not a file it is read from (`file://…`, `@path`)."""
-    return not re.match(r"(?:fileb?://|@|-$)", value) and literal_password(value)
+    return (
+        not re.match(r"(?:fileb?://|@|-$)", value)
+        and not verify.typed_runs(value) >= 2
+        and literal_password(value)
+    )
 
 
 def named_by_path(path: str, value: str) -> bool:
@@ -76,7 +81,7 @@ SECRET_STORES: list[Rule] = [
         "generic_password",
         "key",
         r"(?im)^key[ \t]+value\b[^\n]*\r?\n(?:-{3}[^\n]*\r?\n)?(?:[^\n]*\r?\n){0,8}?"
-        r"[\w.-]*(?:password|passwd|secret(?!_id_)|token|api_?key)[\w.-]*[ \t]{2,}(\S{3,300})"
+        r"[\w.-]*(?:password|passwd|secret(?:_id)?|token|api_?key)[ \t]{2,}(\S{3,300})"
         r"(?:[ \t]{2,}|[ \t]*$)",
         not_after="",
         check=literal_password,
@@ -94,7 +99,8 @@ SECRET_STORES: list[Rule] = [
     rule(
         "generic_password",
         "aimwebservice",
-        r"\"Content\"[ \t]*:[ \t]*\"((?:[^\"\\\n]|\\.){3,300})\"",
+        r"(?i)aimwebservice[^\n]*?(?:\r?\n[^\n]*?){0,3}?\"content\"[ \t]*:[ \t]*"
+        r"\"((?:[^\"\\\n]|\\.){3,300})\"",
         not_after="",
         check=literal_password,
     ),

@@ -370,7 +370,8 @@ SERVERS: list[Rule] = [
     rule(
         "cli_credentials",
         "psdmtx pmrep infacmd",
-        r"(?i)(?:psdmtx|pmrep|infacmd(?:\.sh)?)\b[^\n|;&]*?[ \t]-(?:cp|x|pd|cpd)[ \t]+" + QUOTED_OR_BARE,
+        r"(?i)(?:psdmtx|pmrep|infacmd(?:\.sh)?)\b(?:[^\n|;&]|\\\r?\n)*?[ \t]-(?:cp|x|pd|cpd)[ \t]+"
+        + QUOTED_OR_BARE,
         not_after="",
         check=literal_password,
     ),

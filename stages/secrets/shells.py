@@ -119,6 +119,7 @@ SHELLS: list[Rule] = [
                 and (
                     re.search(r"\.[A-Za-z_]", value) is None
                     or (not signed and DIGIT_IN_WORD.search(value.split(".")[0]) is not None)
+                    or re.search(r"[!@#$%^&*]", value) is not None  # (no attribute holds `@`: `Sl@te.Moth88`)
                 )
                 and re.match(r"\d+(?:\.\d+)?[-+*/]", value) is None  # arithmetic: `2.0+term`
                 and (not signed or re.search(r"[!#$%&*@^?+=~]", value) is not None)

@@ -27,9 +27,13 @@ HEADER_WORDS = (
     "hasło", "пароль", "密码", "密碼", "パスワード", "비밀번호", "pincode", "pin", "passcode", "secret",
     "cleartext", "cracked",  # (a cracker's or a capture's table)
     "pass", "token", "api key", "app_key", "api_key",  # (a query's `host user pass`; keys', tokens')
+    "psk", "pre-shared key",  # (a Wi-Fi's or a VPN's key)
 )  # fmt: skip
 # A column's name: those words, or `pin code`, perhaps after others (`login_password`, `BIOS password`)
-HEADER = re.compile(r"(?i)(?:[\w .-]*[ _.-])?(?:" + "|".join((*HEADER_WORDS, "pin code")) + ")")
+# (or glued on in camelCase: `InitialPassword`, `RecoveryPassword`)
+HEADER = re.compile(
+    r"(?i)(?:[\w .-]*[ _.-]|(?-i:[A-Za-z]*[a-z](?=P)))?(?:" + "|".join((*HEADER_WORDS, "pin code")) + ")"
+)
 HEADER_WORD = re.compile("|".join(HEADER_WORDS))
 # A column of secrets that people do not choose (`Key Secret`, `client_secret`): its cells are random
 MACHINE_MADE = re.compile(r"(?i)secret$|token$|(?:api|app)[ _]?key$")
@@ -174,8 +178,10 @@ def find_in_tables(
         HEADER_WORD.finditer(lowered) if starts is None else (HEADER_WORD.match(lowered, at) for at in starts)
     )
     for hit in hits:
-        if hit is None or hit.start() < done or lowered[hit.start() - 1 : hit.start()].isalnum():
+        if hit is None or hit.start() < done:
             continue
+        if lowered[hit.start() - 1 : hit.start()].isalnum() and not text[hit.start()].isupper():
+            continue  # inside a word (but camelCase's `InitialPassword` is two)
         after = lowered[hit.end() : hit.end() + 2].removeprefix("s")
         if after[:1].isalnum() and hit.group().isascii():
             continue

@@ -95,6 +95,8 @@ def basic_credentials_ok(value: str) -> bool:
     """RFC 7617's Basic credentials are base64 of `user:password`: a value that decodes to a word
     without a colon or a digit (`dXNlcg==`, "user") is none. Random bytes, and text with a digit
     (OneSignal's REST keys are base64 of a UUID), are kept."""
+    if value.lower() == "base64":
+        return False  # a manual's `Basic base64(…)`
     if not re.fullmatch(r"[A-Za-z0-9+/]+={0,2}", value) or len(value) % 4:
         return True
     decoded = b64decode(value)
@@ -152,6 +154,7 @@ STAND_IN = re.compile(
     # (Korean's, Japanese's and Chinese's "here"; autoconf's `@X@`; Burp Intruder's `§payload§`;
     # Windows setup's log; "REPLACE_WITH_…")
     r"|여기에|ここに|在此|not[_-]a[_-]real|^@@?[A-Za-z_][\w.]*@@?$|§|sensitive\*data\*deleted|replace[_-]with"
+    r"|^#[\w:.@-]+#$"  # (an RMM's variable, Kaseya's `#global:kadminPass#`)
 )
 
 
@@ -197,7 +200,7 @@ STAND_IN_WORDS = re.compile(
     r"(?i)^(?:null|nullptr|none|nil|undefined|true|false|string|required|optional|secret|password|passwd|pass"
     r"|token|key|value|test|example|sample|dummy|empty|default|username|user|todo|tbd|fixme|\$?\{\{.*\}\}"
     # what a log writes in a password's place (Fluentd's `obfuscated`, Rails' `[FILTERED]`)
-    r"|obfuscated|masked|hidden|redacted|\[filtered\]|filtered"
+    r"|obfuscated|masked|hidden|redacted|\[filtered\]|filtered|~?removed~?"
     # the word itself in other languages (a translation file's `"login.password": "Passwort"`)
     r"|passwort|kennwort|mot de passe|contraseña|senha|wachtwoord|hasło|lösenord|adgangskode|salasana|parola"
     r"|heslo|jelszó|пароль|密码|密碼|パスワード|비밀번호)"

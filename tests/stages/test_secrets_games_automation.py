@@ -384,3 +384,141 @@ def test_what_sets_73_and_78_showed_is_redacted(text, secret):
 )
 def test_what_sets_73_and_78_showed_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # data pipelines (set 72)
+        (
+            "<property>\n  <name>fs.s3a.secret.key</name>\n  <value>UUYCeexLbZOZz9zoCIL0NjBKyTnQfEzRSnwKxsiz</value>",
+            "UUYCeexLbZOZz9zoCIL0NjBKyTnQfEzRSnwKxsiz",
+        ),
+        (
+            "$ hadoop credential create fs.s3a.secret.key -value D7+gLCox9L6m/DsLY3tdI8yXhpikBxCCbWaLfMDv -provider jceks://x",
+            "D7+gLCox9L6m/DsLY3tdI8yXhpikBxCCbWaLfMDv",
+        ),
+        ('{"name": "db.password", "sensitive": true, "value": "Sequoia-Grove-403"}', "Sequoia-Grove-403"),
+        (
+            "    Shared_Key  "
+            + "x/Rn21PVlP6FwQzGfINNbpDPW3d01FAQzwzfUAIWGtt1vgTetihcYy6wo3I8/XId6z/CW4Xw7RBFTCcOKXTaKQ==",
+            "x/Rn21PVlP6FwQzGfINNbpDPW3d01FAQzwzfUAIWGtt1vgTetihcYy6wo3I8/XId6z/CW4Xw7RBFTCcOKXTaKQ==",
+        ),
+        (
+            '    token-value: "dbtc_F1tdt8z2Y--wQ3VTRLoDntQ-Wviwlm-l_3jO092xFprIkwDptiubw4"',
+            "dbtc_F1tdt8z2Y--wQ3VTRLoDntQ-Wviwlm-l_3jO092xFprIkwDptiubw4",
+        ),
+        ('Secret(value="Debez!umCDC#22").save(name="warehouse-password")', "Debez!umCDC#22"),
+        # mobile and game builds (set 74)
+        ('    ENV["MATCH_PASSWORD"] ||= "Tern!Harbor#Prod7"', "Tern!Harbor#Prod7"),
+        ("keyPassword keystoreProperties['keyPassword'] ?: 'ShipIt!Friday24'", "ShipIt!Friday24"),
+        ("STEAM_PUBLISHER_KEY=5B6CC5B33E1FE44213FF7B9900C70EBE\n", "5B6CC5B33E1FE44213FF7B9900C70EBE"),
+        (
+            '  -keystorePath "D:\\k.keystore" -keystorePass "QuietMeadow#2211" -keyaliasName r',
+            "QuietMeadow#2211",
+        ),
+        ("password ..... Lighthouse!Owl59\n", "Lighthouse!Owl59"),
+        (
+            'echo "ilCCaEhBzOsB8trNYGL49aKfj9gdhULJ" | ugs login --service-key-id 37b1fa4e --secret-key-stdin',
+            "ilCCaEhBzOsB8trNYGL49aKfj9gdhULJ",
+        ),
+        # helpdesk and MSP work (set 77)
+        (
+            "RecoveryPassword: 718828-398178-399454-280819-557788-394163-685223-421234\n",
+            "718828-398178-399454-280819-557788-394163-685223-421234",
+        ),
+        ('C:\\Temp>certutil -f -p "NdesScep!Walnut-49" -importpfx "C:\\Temp\\x.pfx"', "NdesScep!Walnut-49"),
+        (
+            "Connect-NinjaOne -Instance eu -ClientSecret 'E7inLKJEnj38xViSd74k7YliEmfcM_xpSF'",
+            "E7inLKJEnj38xViSd74k7YliEmfcM_xpSF",
+        ),
+        (
+            '    -TunnelType L2tp -L2tpPsk "Workbench&Lathe-2020" -AuthenticationMethod MSChapv2',
+            "Workbench&Lathe-2020",
+        ),
+        (
+            '"GivenName","Surname","UPN","InitialPassword"\n"Ffion","Griffiths","f@a.uk","Dragon-Daffodil-72"\n',
+            "Dragon-Daffodil-72",
+        ),
+        (
+            "| SSID | Band | PSK | VLAN |\n|---|---|---|---|\n| KD-Staff | 5 | Tern-Wharf-3382 | 20 |\n",
+            "Tern-Wharf-3382",
+        ),
+        (
+            "HP-2530(config)# password manager user-name mgr plaintext Procurve#Limpet32\n",
+            "Procurve#Limpet32",
+        ),
+        # frontends and logs (sets 71 and 76)
+        (
+            ".example.tv\tTRUE\t/\tTRUE\t1767225600\tsv_session\ttlm2dyi1cbzcabqwd7hnxrc52xzmoaoxnxjtl1n3\n",
+            "tlm2dyi1cbzcabqwd7hnxrc52xzmoaoxnxjtl1n3",
+        ),
+        (
+            '$s.Cookies.Add((New-Object System.Net.Cookie("PHPSESSID", "1foeegy6sdaq6w6s9kxq7m10bh", "/", "x")))',
+            "1foeegy6sdaq6w6s9kxq7m10bh",
+        ),
+        (
+            '    "chromatic": "npx chromatic --project-token=chpt_9d8e22aeb72982 --exit-zero-on-changes"',
+            "chpt_9d8e22aeb72982",
+        ),
+        (
+            "$ npx cypress run --record --key b0e4524e-f46b-4e19-89d8-5020e0ae99a5 --parallel",
+            "b0e4524e-f46b-4e19-89d8-5020e0ae99a5",
+        ),
+        (
+            'var Sa = "AC6dc76c02346c37e54834cf82e2f6452d",\n    Ea = "d78fa99aaefedcdc6939397393a45b8e";',
+            "d78fa99aaefedcdc6939397393a45b8e",
+        ),
+        (
+            'const uri = "mongodb+srv://app:" + encodeURIComponent("Pr0d-Deploy!Falcom") + "@c0.x.mongodb.net/s";',
+            "Pr0d-Deploy!Falcom",
+        ),
+        (
+            '    Property: spring.datasource.hikari.password\n    Value: "Pumpkin-Spice-11!"\n',
+            "Pumpkin-Spice-11!",
+        ),
+        ('  Parameters: {"user"=>{"login"=>"m.keller", "pass"=>"Teapot!Short5"}}', "Teapot!Short5"),
+        (
+            "SERVER -> CLIENT: 334 UGFzc3dvcmQ6\nCLIENT -> SERVER: Q2lubmFtb24tUm9sbC00VQ==\n",
+            "Q2lubmFtb24tUm9sbC00VQ==",
+        ),
+        (
+            "const headers = { Authorization: 'Bearer 2/6160601193074681/8424727538138461:394d592daa22d2ce73610b1907730a1f' };",
+            "2/6160601193074681/8424727538138461:394d592daa22d2ce73610b1907730a1f",
+        ),
+    ],
+)
+def test_what_sets_71_72_74_76_and_77_showed_is_redacted(text, secret):
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# Auth.js\nAUTH_SECRET= # run `npx auth secret` or `openssl rand -base64 32`\nAUTH_GITHUB_ID=\n",
+        'DATABASE_URL="postgresql://USER:PASSWORD@localhost:5432/DBNAME?schema=public"\n',
+        "token_accessor       4upxvrLM3TATWibNsIhA0GOj\n",
+        '  -H "Authorization: Bearer secret-token:<your workspace token>"\n',
+        '  auth.flow      (string)  "password" or "oauth"\n',
+        "  auth.password  (string)  API token        [env: TAP_JIRA_AUTH_PASSWORD] (sensitive)\n",
+        "  <name>hadoop.security.credential.provider.path</name>\n  <value>jceks://hdfs@nn1:8020/user/etl/s3a.jceks</value>",
+        'subprocess.run(["apksigner", "sign", "--ks", ks_path, "--ks-pass", "stdin", apk])',
+        "fetched manifest launchAsset.key=b4e0ffd5d62fb063cf4b9e45d6e387c3 ok\n",
+        "gcloud secrets versions access latest --secret=play-publisher-json --project=ci > /tmp/p.json",
+        "BitLocker key ID: 5B080A57-5046-459A-98FF-E8095A6FE177\n",
+        "    update_password: always\n",
+        "Set-ADAccountPassword -Identity $sam -Reset -NewPassword (New-RandomPassword | ConvertTo-SecureString -AsPlainText -Force)",
+        "Graph delta link: https://graph.microsoft.com/v1.0/users/delta()?$deltatoken=kzAzdyOVNgbKzcWI3goW3rbGLDGi6KXF41zA7lvCAw0q",
+        "*Comment* Sure, the password is ~removed~ I'll call you.\n",
+        'Example header:  Authorization: Basic base64("{email_address}/token:{api_token}")',
+        "$Pass = Ninja-Property-Get localAdminPassword\n",
+        '<Parameter name="Command" value="net user kadmin #global:kadminPass# /add" />',
+        "        out of a short password. Instead you should use large random\n        secret keys.\n",
+        '"output_token": "StreamDescription.Shards[-1].ShardId",',
+        "MLKEM768X25519PrivateKey = rust_openssl.hpke.MLKEM768X25519PrivateKey\n",
+        '    "Content": "Testing engagements via CLI",\n',
+        '  --name "MyConvertedParameter" \\\n  --value "abc123" \\\n  --type String',
+    ],
+)
+def test_what_sets_71_72_74_76_77_and_real_code_showed_is_left_alone(text):
+    assert find_secrets(text) == []
