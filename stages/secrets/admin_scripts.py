@@ -76,7 +76,7 @@ ADMIN_SCRIPTS: list[Rule] = [
     # (learn.microsoft.com, "BitLocker recovery overview"; the key's 16-bit words times 11)
     rule(
         "generic_password",
-        "",
+        "bitlocker recovery numerical manage-bde",  # (a class-led pattern: run only where these occur)
         r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])",
         not_after="",
         check=lambda value: all(int(group) % 11 == 0 and int(group) < 720896 for group in value.split("-")),
@@ -93,7 +93,8 @@ ADMIN_SCRIPTS: list[Rule] = [
     # `-Api_Key '…'`, `-L2tpPsk "…"` (a variable, `-Password $pw`, is no literal)
     rule(
         "cli_credentials",
-        "secret api_key apikey token psk pass",
+        # (its names: a pattern led by `-` would be tried at every dash of every text)
+        "clientsecret secretkey api_key apikey accesstoken l2tppsk keystorepass keypass",
         r"(?i)[ \t]-\w*(?:secret|api_?key|token|psk|password|pass)[ \t]+"
         r"(?:'([^'\n]{3,200})'|\"([^\"\n]{3,200})\")",
         not_after="",
@@ -103,9 +104,9 @@ ADMIN_SCRIPTS: list[Rule] = [
     rule(
         "generic_password",
         "....",
-        r"(?i)(?:password|passwd|passphrase|passcode|pin|token|secret|api key)[ \t]*\.{3,}[ \t]*(\S{4,200})"
-        + LINE_END,
-        not_after=r"\w",
+        r"\.\.\.\.\.*[ \t]*(\S{4,200})" + LINE_END,
+        near=r"(?i:password|passwd|passphrase|passcode|pin|token|secret|api key)[ \t]*",
+        not_after="",
         check=literal_password,
     ),
     # Apple's session cookie `myacinfo`, which fastlane keeps in FASTLANE_SESSION (`DAWTKNV…`)

@@ -39,7 +39,7 @@ NETWORK: list[Rule] = [
     rule(
         "generic_password",
         "community version",
-        r"(?i)(?:community(?:-string)?|version[ \t]+(?:1|2c))[ \t]+\"?([^\s\"{]{4,100})\"?"
+        r"(?i)(?:community(?:-string)?|version (?:1|2c))[ \t]+\"?([^\s\"{]{4,100})\"?"
         r"(?=[ \t]+(?:ro|rw|version|authorization|group|view|notify|traps?|informs?|bgp|config|\d+)\b"
         r"|[ \t]*[{;]|[ \t]*(?:\r?\n|$))",
         near=r"(?:snmp-server[ \t]+host[^\n]*|snmp[ \t]+|snmp-setting[^\n]*)",

@@ -61,7 +61,8 @@ PIPELINES: list[Rule] = [
     rule(
         "generic_password",
         "current value",
-        r"(?i)(?:password|secret|token|api_key)[^\n]{0,100}?current value:[ \t]*'([^'\n]{3,300})'",
+        r"(?i)current value:[ \t]*'([^'\n]{3,300})'",
+        near=r"(?:password|secret|token|api_key)[^\n]{0,60}",
         not_after="",
         check=literal_password,
     ),

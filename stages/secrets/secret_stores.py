@@ -115,18 +115,21 @@ SECRET_STORES: list[Rule] = [
         check=lambda value: literal_password(value) and not value.startswith("AQICAH"),
     ),
     # ... a JSON object keyed by parameters' paths (`{"/lambda/ingest/partner_api_key": "…"}`), and
-    # `get-parameters-by-path --output text`'s `/myapp/prod/DB_PASSWORD<TAB>…`
+    # `get-parameters-by-path --output text`'s `/myapp/prod/DB_PASSWORD<TAB>…` (led by the name's last
+    # word, the path looked for before it)
     rule(
         "generic_password",
-        "password passwd pwd secret token api_key apikey",
-        r"\"" + SECRET_PATH + r"\"[ \t]*:[ \t]*\"([^\"\n]{3,300})\"",
+        "",
+        r"(?i)(?:password|passwd|pwd|secret|token|api_?key|apikey)\"[ \t]*:[ \t]*\"([^\"\n]{3,300})\"",
+        near=r"\"/(?:[\w.-]+/)*[\w.-]*",
         not_after="",
         check=literal_password,
     ),
     rule(
         "generic_password",
-        "password passwd pwd secret token api_key apikey",
-        r"(?m)^" + SECRET_PATH + r"\t([^\s]{3,300})" + LINE_END,
+        "",
+        r"(?i)(?:password|passwd|pwd|secret|token|api_?key|apikey)\t([^\s]{3,300})" + LINE_END,
+        near=r"(?:^|\n)/(?:[\w.-]+/)*[\w.-]*",
         not_after="",
         check=literal_password,
     ),

@@ -36,7 +36,7 @@ SERVERS: list[Rule] = [
     rule(
         "generic_password",
         ":\n----",
-        r":\r?\n----\r?\n([^\s][^\n]{2,200}?)" + LINE_END,
+        r"(?::\n|:\r\n)----\r?\n([^\s][^\n]{2,200}?)" + LINE_END,
         near=r"(?:^|\n)[\w.-]*(?:pass|password|passwd|pwd|secret|token|api_?key|apikey)[\w.-]*",
         not_after="",
         check=literal_password,
@@ -55,9 +55,11 @@ SERVERS: list[Rule] = [
     rule(
         "generic_password",
         "value:",
-        r"(?i)(?:token|secret|password|passwd|api_?key|apikey)[\"']?[ \t]*:[ \t]*\r?\n"
-        r"[ \t]+value[ \t]*:[ \t]*(?:\"([^\"\n]{3,300})\"|'([^'\n]{3,300})'|([^\s\"'#][^\s#]{2,300}))",
-        not_after="",
+        r"(?i)value[ \t]*:[ \t]*(?:\"([^\"\n]{3,300})\"|'([^'\n]{3,300})'|([^\s\"'#][^\s#]{2,300}))",
+        # (led by `value:`, the name looked for on the line before: a pattern led by the secret words
+        # would be tried at each of their many places)
+        near=r"(?:token|secret|password|passwd|api_?key|apikey)[\"']?[ \t]*:[ \t]*\r?\n[ \t]+",
+        not_after=r"\w",
         check=literal_password,
     ),
     # RabbitMQ's Erlang cookie, which lets a node join the cluster (rabbitmq.com, "Clustering")

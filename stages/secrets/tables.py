@@ -26,13 +26,17 @@ HEADER_WORDS = (
     "password", "passwd", "passwort", "kennwort", "pwd", "mot de passe", "contraseña", "senha", "wachtwoord",
     "hasło", "пароль", "密码", "密碼", "パスワード", "비밀번호", "pincode", "pin", "passcode", "secret",
     "cleartext", "cracked",  # (a cracker's or a capture's table)
-    "pass", "token", "api key", "app_key", "api_key",  # (a query's `host user pass`; keys', tokens')
+    # (a query's `host user pass`; keys' and tokens' columns: not "token" alone, which an agent's
+    # transcript holds thousands of times)
+    "pass", "auth token", "access token", "api token", "api key", "app_key", "api_key",
     "psk", "pre-shared key",  # (a Wi-Fi's or a VPN's key)
 )  # fmt: skip
 # A column's name: those words, or `pin code`, perhaps after others (`login_password`, `BIOS password`)
 # (or glued on in camelCase: `InitialPassword`, `RecoveryPassword`)
 HEADER = re.compile(
-    r"(?i)(?:[\w .-]*[ _.-]|(?-i:[A-Za-z]*[a-z](?=P)))?(?:" + "|".join((*HEADER_WORDS, "pin code")) + ")"
+    r"(?i)(?:[\w .-]*[ _.-]|(?-i:[A-Za-z]*[a-z](?=P)))?(?:"
+    + "|".join(sorted({word.strip() for word in (*HEADER_WORDS, "pin code")}))
+    + ")"
 )
 HEADER_WORD = re.compile("|".join(HEADER_WORDS))
 # A column of secrets that people do not choose (`Key Secret`, `client_secret`): its cells are random
