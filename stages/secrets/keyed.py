@@ -212,6 +212,7 @@ NOT_SECRET_NAME = re.compile(
     r"|keyboard|keyword|keypress|keycode|keystore(?![\w.-]*pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass|generate[_-]?password"
     r"|update_?password"  # Ansible's user module: `update_password: always`
+    r"|^_key$|surrogate[_-]?keys?"  # Sanity's array items' `_key`; Fastly's cache tags
     r"|encrypted[_-]?(?:key|password|secret|value|data)s?$"  # ciphertext: Pulumi's `encryptedkey`
     r"|(?<![a-z])site[_-]?key|(?-i:(?<=[a-z])Site[_-]?Key)"  # a CAPTCHA's site key is served in the page
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public

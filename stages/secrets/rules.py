@@ -1466,7 +1466,7 @@ STRUCTURES: list[Rule] = [
         )
         for schemes, check in (
             # (not Census' `secret-token:<your workspace token>`, a prefix before a placeholder)
-            ("(?:bearer|token|apikey|api-key|key|ssws|digest)", lambda token: not token.endswith(":")),
+            ("(?:bearer|token|apikey|api-key|key|ssws|digest)", lambda token: not token.endswith((":", "="))),
             ("basic", verify.basic_credentials_ok),
         )
     ),
@@ -1745,6 +1745,7 @@ STRUCTURES: list[Rule] = [
         "",
         r"kubectl(?<![\w-]kubectl)[ \t]+get[ \t]+secrets?\b[^\n]*jsonpath=[^\n]*\.data\b[^\n]*\r?\n"
         + OUTPUT_LEAD
+        + r"(?i:directory:[^\n]*\r?\n)?(?i:stdout:[ \t]*)?"  # (Gemini CLI's report of a command)
         + r"(?![$#>])([^\s]{6,300})(?=\r?\n|$)",
         not_after="",
     ),
@@ -2009,7 +2010,8 @@ STRUCTURES: list[Rule] = [
         not_after="",
     ),
     *commands("nmcli", r"\spassword\s+"),  # nmcli(1): dev wifi connect SSID password PASSWORD
-    *commands("vault", r"\slogin\s+(?:-\S+\s+)*(?:token=)?(?![\w.-]+=|-)"),  # vault login [TOKEN]
+    # vault login [TOKEN] (`login` right after `vault`: not "the team vault or use … login --profile x")
+    *commands("vault", r"(?<=vault)\s+login\s+(?:-\S+\s+)*(?:token=)?(?![\w.-]+=|-)"),
     *commands("aws", r"\sconfigure\s+set\s+(?:[\w-]+\.)?aws_(?:secret_access_key|session_token)\s+"),
     *commands("gpg gpg2", r"\s--passphrase[= ]\s*"),  # gpg(1): --passphrase string
     *commands("openssl", r"\s-k\s+"),  # openssl-enc(1): -k password
@@ -2378,6 +2380,8 @@ STRUCTURES: list[Rule] = [
         r"|subscription[-_]key|passwd|pwd)="
         r"([A-Za-z0-9%._~+/-]{12,})",
         not_after="",
+        # (not words, Directus' asset preset `?key=card-thumbnail`)
+        check=lambda value: re.fullmatch(r"[a-z]+(?:[-_][a-z]+)+", value) is None,
     ),
     # a presigned URL's signature grants what it signs until it expires (AWS SigV4, GCS V4)
     rule("url_with_credentials", "", r"X-(?:Amz|Goog)-Signature=([0-9a-f]{64,})", not_after=""),

@@ -155,6 +155,7 @@ STAND_IN = re.compile(
     # Windows setup's log; "REPLACE_WITH_…")
     r"|여기에|ここに|在此|not[_-]a[_-]real|^@@?[A-Za-z_][\w.]*@@?$|§|sensitive\*data\*deleted|replace[_-]with"
     r"|^#[\w:.@-]+#$"  # (an RMM's variable, Kaseya's `#global:kadminPass#`)
+    r"|to[_-]?be[_-]?modified"  # (Strapi's sample `.env`: `APP_KEYS="toBeModified1,toBeModified2"`)
 )
 
 
