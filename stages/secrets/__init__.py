@@ -3,7 +3,8 @@ assignments, literals passed to credential calls, tables' password columns (docs
 
 `find_secrets(text)` returns (start, end, class) spans; `redact(text)` replaces each with
 `[REDACTED:<class>]`. Rules are tried in order (provider tokens, provider contexts, credential
-syntax, then keyed assignments, arguments and tables); a span overlapping an earlier one is dropped.
+syntax, tools' families, then keyed assignments, arguments, tables, announced values and maps
+under a secret's plural name); a span overlapping an earlier one is dropped.
 
 Speed (docs/benchmarks.md, "Redaction speed"): a rule runs only when one of its keywords occurs
 in the lowercased text (gitleaks' keyword prefilter). A rule's keywords are the literal prefixes

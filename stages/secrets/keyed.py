@@ -151,6 +151,7 @@ PATTERN_OR_FIELD = re.compile(
 # An unquoted value that names a variable or a type: `rc5_key_st`, `s3_uri_value`, `PKCS7PrivateKeyTypes`,
 # `_AccessPath`. Bare words in a config file are values; in code they are names.
 NAME_OF_CODE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|_*[A-Z][A-Z0-9]*[a-z]*(?:[A-Z][a-z]+)+")
+# ZNC's login as a password, `user/network:password` (wiki.znc.in, "Connecting"): not a path and tag
 ZNC_LOGIN = re.compile(r"[\w.@-]+/[\w.-]+:\S*(?:\d|[^\w\s])\S*")
 # A name qualified by its namespace: `lambda:createdBy`, `lance-encoding:blob` (tags, schema keys).
 QUALIFIED_NAME = re.compile(r"[A-Za-z][A-Za-z-]*(?::[A-Za-z][A-Za-z-]*)+")
@@ -260,6 +261,7 @@ KEYFILE_PATH = re.compile(r"[ \t]*(?:[\w-]+:)+\Z")
 KEYFILE_SECRET = re.compile(r"[\w-]*=(?!=)")
 # git's user.signingkey names a key, it holds none (git-scm.com/docs/git-config#user.signingKey)
 GIT_SIGNING_KEY = re.compile(r"(?:0x)?[0-9A-Fa-f]{8,40}!?|key::.*|(?:ssh|ecdsa)-[\w-]+ .*|[~/.$].*")
+# ... and the names that hold one (git's, mutt's `pgp_default_key`, gpg.conf's `default-key`)
 SIGNING_KEY_NAME = re.compile(r"(?i)signingkey$|(?:pgp|gpg)\w*key|default[_-]key|sign[_-]as")
 # Published keys listed before a `key` (Matrix's `verify_keys`, a JWKS's or server's `public_keys`)
 PUBLIC_KEYS_BEFORE = re.compile(r"(?i)verify_keys|public_?keys|/public-key\b")  # (GitHub's secrets' key)
