@@ -7,6 +7,8 @@ PowerShell's secret-named parameters given a literal, and an L2TP VPN's pre-shar
 
 from __future__ import annotations
 
+import re
+
 from pica.stages.secrets.rules import CLI_VALUE, LINE_END, Rule, literal_password, rule
 from pica.stages.secrets.shapes import QUOTED_OR_BARE
 
@@ -111,4 +113,21 @@ ADMIN_SCRIPTS: list[Rule] = [
     ),
     # Apple's session cookie `myacinfo`, which fastlane keeps in FASTLANE_SESSION (`DAWTKNV…`)
     rule("session_cookie", "dawtknv", r"DAWTKNV[0-9A-Za-z]{60,}", not_after=r"\w"),
+    # Moodle's `admin/cli/cfg.php --name=bind_pw --set=…` (docs.moodle.org, "Administration via
+    # command line")
+    rule(
+        "cli_credentials",
+        "cfg.php",
+        r"cfg\.php\b[^\n]*?--name=\w*(?:pass|pw|secret|token|key)\w*[^\n]*?--set=" + CLI_VALUE,
+        not_after=r"\w",
+        check=literal_password,
+    ),
+    # Aeries SIS's API certificate, 32 lowercase letters and digits (`AERIES-CERT:` header, `Certificate`)
+    rule(
+        "generic_api_key",
+        "aeries",
+        r"(?i)(?:aeries-cert|\"certificate\")[\"']?[ \t]*:[ \t]*[\"']?([a-z0-9]{32})(?![a-z0-9])",
+        not_after=r"\w",
+        check=lambda value: value.islower() and re.search(r"\d", value) is not None,
+    ),
 ]

@@ -148,6 +148,15 @@ CODE_LITERALS: list[Rule] = [
         not_after=r"\w",
         check=literal_password,
     ),
+    # A setter named for the secret, given a literal: Java's `options.setPassword("…".toCharArray())`,
+    # `setApiKey("…")`, `setClientSecret("…")`
+    rule(
+        "generic_password",
+        ".set",
+        r"(?i)\.set(?:password|passwd|secret|token|apikey|api_key|clientsecret|accesstoken)\(\s*\"([^\"\n]{3,200})\"",
+        not_after="",
+        check=literal_password,
+    ),
 ]
 
 # A JSON Web Key's private members (RFC 7517/7518): `k` of a symmetric key, `d` (and RSA's primes)

@@ -225,7 +225,7 @@ NOT_SECRET_NAME = re.compile(
     r"|websocket-(?:key|accept)"  # the handshake's nonce and its hash (RFC 6455)
     r"|next\w*token|page_?token|continuation_?token|sync_?token|delta_?token|skip_?token|cursor"  # cursors
     # keys that make a request idempotent; Exchange's item version (`changeKey`)
-    r"|request_?token|idempotency|dedup_?key|change_?(?:token|key)|lock_?token"
+    r"|request_?token|client_?token|idempotency|dedup_?key|change_?(?:token|key)|lock_?token"
     r"|pub_?key|(?:cache|sort|primary|foreign|partition|result|dest|lookup|range|object|s3|group|dict|asset"
     r"|map|index|row|column|config|metadata|field|attr|label|meta|event|state|storage|registry)[_.]?key"
     r"(?:s|_?name)?$"  # keys of a dict, a table, a cache or a bucket: what is looked up, not a secret

@@ -205,4 +205,55 @@ NETWORK: list[Rule] = [
         not_after=r"\w",
         check=wireguard_key,
     ),
+    # VoIP: FreeSWITCH's event socket, `ESLconnection(host, port, password)` and modesl's
+    # `new esl.Connection(host, port, password, …)`; asterisk-manager's `AsteriskManager(port, host,
+    # user, password, …)`; SIPp's `-ap`; a register string `user:password@host/ext`
+    rule(
+        "generic_password",
+        "eslconnection( esl.connection(",
+        r"(?i)esl\.?connection\(\s*[\"'][^\"'\n]+[\"']\s*,\s*[\"']?\d+[\"']?\s*,\s*[\"']([^\"'\n]{3,200})[\"']",
+        not_after=r"\w",
+        check=literal_password,
+    ),
+    rule(
+        "generic_password",
+        "asteriskmanager(",
+        r"AsteriskManager\(\s*[\"']?\d+[\"']?\s*,\s*[\"'][^\"'\n]+[\"']\s*,\s*[\"'][^\"'\n]+[\"']\s*,\s*"
+        r"[\"']([^\"'\n]{3,200})[\"']",
+        not_after=r"\w",
+        check=literal_password,
+    ),
+    rule(
+        "generic_password",
+        "sipp",
+        r"sipp\b[^\n]*?[ \t]-ap[ \t]+" + QUOTED_OR_BARE,
+        not_after=r"\w",
+        check=literal_password,
+    ),
+    rule(
+        "generic_password",
+        "register string",
+        r"(?i)register string:[ \t]*[^:\s]+:([^@\s]{3,200})@",
+        not_after="",
+        check=literal_password,
+    ),
+    # LoRaWAN's 128-bit keys: `AppKey`, `NwkSKey`, `AppSKey` as 32 hex digits (a device's AT
+    # commands `AT+KEY=APPKEY,"…"`, RN2483's `mac set nwkskey …`, a console's table)
+    rule(
+        "generic_api_key",
+        "appkey nwkskey appskey",
+        r"(?i)(?:app|nwks|apps)key[\"']?[ \t]*[:=, \t][ \t]*[\"']?([0-9a-f]{32})(?![0-9a-z])",
+        not_after=r"\w",
+        check=lambda value: value.isupper() or value.islower(),
+    ),
+    # Telnyx's API v2 keys, `KEY` + 32 hex + `_` + 22 (telnyx.com, "API keys")
+    rule("generic_api_key", "key", r"KEY[0-9A-F]{32}_[A-Za-z0-9]{20,30}(?![\w-])", not_after=r"\w"),
+    # EMQX's `emqx ctl admins passwd <user> <password>`
+    rule(
+        "cli_credentials",
+        "admins passwd",
+        r"admins[ \t]+passwd[ \t]+\S+[ \t]+" + QUOTED_OR_BARE,
+        not_after=r"\w",
+        check=literal_password,
+    ),
 ]

@@ -175,7 +175,7 @@ def secret_code(value: str) -> bool:
 # every other line of a transcript)
 ENGLISH_SECRET_WORDS = (
     (led("secret", ":", "/"), None),
-    ("token", None),
+    (led("token", "_"), None),  # (not a name's end, `id_token for deployment 41: <hash>`: the keyed scan's)
     ("key", r"(?:api|access|server|app|rest\sapi|channel|secret)[\s_-]?"),
 )
 PROSE_WORDS = r"(?:[ \t]+[^\s:\uff1a]{1,30}){0,8}?"
@@ -1779,6 +1779,8 @@ STRUCTURES: list[Rule] = [
                 r"--query[ =]['\"]?Parameters?\b[^\n|>]*?\.Value\b",
             ),
             ("az keyvault", r"+secret[ \t]+show\b[^\n|>]*?--query[ =]['\"]?value\b"),
+            # (an IoT Hub's or DPS enrollment's key, `--query attestation.symmetricKey.primaryKey`)
+            ("az", r"+[^\n|>]*?--query[ =]['\"]?[\w.\[\]]*(?:primary|secondary)key\b"),
             ("gcloud", r"+secrets[ \t]+versions[ \t]+access\b"),
             ("bw unlock", r"[^\n|>]*?--raw\b"),
             ("bw get", r"+password\b"),
@@ -3991,7 +3993,7 @@ STRUCTURES: list[Rule] = [
     # IoT: MQTT clients' `-P` (mosquitto_pub/sub), ThingsBoard's device token as the MQTT user,
     # Arduino's `WiFi.begin("ssid", "…")` (in arguments.py), TTN's `NNSXS.` API keys, LoRaWAN root
     # keys given to ttn-lw-cli or written as C bytes, Z-Wave JS UI's network keys
-    *commands("mosquitto_pub mosquitto_sub", r"\s-P\s+"),
+    *commands("mosquitto_pub mosquitto_sub mqttx", r"\s-P\s+"),
     rule(
         "generic_api_key",
         "v1/devices/me",

@@ -136,6 +136,8 @@ def is_password(cell: str) -> bool:
         or re.fullmatch(r"[-\u2014\u2013]+|n/?a|none|[A-Z]{2,5}|\W*", cell, re.I)
     ):
         return False
+    if len(cell.split()) >= 3 and not re.search(r"\d", cell):
+        return False  # a remark of words, "sealed envelope, fire safe"
     signed = re.search(r"[\d\W]", cell.replace(" ", "")) is not None  # `_` joins the words of a name
     if " " in cell and not signed:
         return False  # `SSO via Okta`, `customer keeps it`; a passphrase with a digit or a sign stays
@@ -249,7 +251,10 @@ def find_in_tables(
 
 # SQL's INSERT names its columns, then gives each row's values in that order: a dump's or a
 # migration's `INSERT INTO users (email, password, …) VALUES ('…', '…', …), (…);`
-INSERT = re.compile(r"(?i)\binsert[ \t]+into[ \t]+[\w.\"`\[\]]+[ \t]*\(([^()]{1,2000})\)\s*values\s*")
+# (MySQL's client continues a statement on lines led by `->`)
+INSERT = re.compile(
+    r"(?i)\binsert[ \t]+into[ \t]+[\w.\"`\[\]]+[ \t]*\(([^()]{1,2000})\)\s*(?:->\s*)?values\s*"
+)
 SECRET_COLUMN = re.compile(r"(?i)passw(?:or)?d|passwd|pwd|secret|token|api_?key|private_?key|access_?key")
 # a quoted SQL string; `N'…'` Unicode, `E'…'` escapes; `''` or MySQL's `\'` a quote inside it
 LITERAL = re.compile(r"[NnEe]?'((?:[^'\n\\]|''|\\.)*)'")

@@ -150,7 +150,8 @@ def b64_pem_ok(blob: str) -> bool:
 # Chinese and Japanese.
 STAND_IN = re.compile(
     r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|[•●]{3,}|(?:\\u(?:2022|25cf)){3,}|\.\.\.|…|redacted|example|placeholder"
-    r"|(?:change|replace|set)[_-]?me\b|autogenerate|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
+    r"|(?:change|replace|set)[_-]?(?:me|this)\b"
+    r"|autogenerate|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
     # (Korean's, Japanese's and Chinese's "here"; autoconf's `@X@`; Burp Intruder's `§payload§`;
     # Windows setup's log; "REPLACE_WITH_…")
     r"|여기에|ここに|在此|not[_-]a[_-]real|^@@?[A-Za-z_][\w.]*@@?$|§|sensitive\*data\*deleted|replace[_-]with"

@@ -1,4 +1,4 @@
-"""What sets 60 and 62 to 70 showed (docs/redaction.md, thirteenth pass): game servers and streaming
+"""What sets 60 and 62 to 83 showed (docs/redaction.md, thirteenth pass): game servers and streaming
 (games.py), office automation (automation.py), maps under a secret's plural name (sections.py),
 dotfiles (dotfiles.py), trading and banking (finance.py), administrators' scripts
 (admin_scripts.py), shops and CRMs (commerce.py); VB declarations, names inside a call and
@@ -521,4 +521,60 @@ def test_what_sets_71_72_74_76_and_77_showed_is_redacted(text, secret):
     ],
 )
 def test_what_sets_71_72_74_76_77_and_real_code_showed_is_left_alone(text):
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # VoIP and IoT (set 82)
+        ('con = ESL.ESLconnection("10.0.4.2", "8021", "Tr3ll1s-Ember-88")', "Tr3ll1s-Ember-88"),
+        (
+            "const ami = new AsteriskManager(5038, 'pbx.local', 'admin', 'Quokka-Dune-412', true);",
+            "Quokka-Dune-412",
+        ),
+        ("sipp -sn uac -s 2001 -au 2001 -ap Lantern7Kite 10.0.0.5:5060", "Lantern7Kite"),
+        ("Register String: 7781:Vx9pQ2mL4t@sip.voip.example:5060/7781", "Vx9pQ2mL4t"),
+        ('AT+KEY=APPKEY,"2B7E151628AED2A6ABF7158809CF4F3C"', "2B7E151628AED2A6ABF7158809CF4F3C"),
+        ("mac set nwkskey 8c1e4f0a9d2b7c6e5f3a1b0d9e8f7a6c", "8c1e4f0a9d2b7c6e5f3a1b0d9e8f7a6c"),
+        (
+            "export TELNYX_API_KEY=KEY0186F3B2C9D94E7A8B1C2D3E4F5A6B7C_Ab3dE5gH7jK9mN1pQ3rS5tU",
+            "KEY0186F3B2C9D94E7A8B1C2D3E4F5A6B7C_Ab3dE5gH7jK9mN1pQ3rS5tU",
+        ),
+        ("emqx ctl admins passwd admin Marigold-Sway-61", "Marigold-Sway-61"),
+        ("mqttx pub -t plant/line3 -h broker.local -u sensor -P Hq2Wn7Zr4Tp", "Hq2Wn7Zr4Tp"),
+        (
+            'options.setUserName("gw-07");\noptions.setPassword("Orchid-Pylon-39".toCharArray());',
+            "Orchid-Pylon-39",
+        ),
+        # education (set 83)
+        (
+            "php admin/cli/cfg.php --name=bind_pw --set='Saffron#Ledger22' --component=auth_ldap",
+            "Saffron#Ledger22",
+        ),
+        (
+            'curl -H "AERIES-CERT: 8f3k2m9q0w1e4r7t6y5u2i3o8p9a0s1d" https://sis.example.edu/api/v5/schools',
+            "8f3k2m9q0w1e4r7t6y5u2i3o8p9a0s1d",
+        ),
+        (
+            "mysql> INSERT INTO lti_tools (name, consumer_key, shared_secret)\n    -> VALUES ('Quizlet', 'qz-key', 'Tundra!Vessel73');",
+            "Tundra!Vessel73",
+        ),
+    ],
+)
+def test_what_sets_82_and_83_showed_is_redacted(text, secret):
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"ClientToken": "4752b573-40a6-4eac-a8a4-a72058761219"',
+        "| svc-backup | password | sealed envelope, fire safe |\n",
+        "Welcome to the portal. Your id_token for deployment 41: 3f9a1c2e8b7d6f5a4c3b2a1f0e9d8c7b\n",
+        "DB_PASSWORD=change_this\n",
+        "AppKey: (generated on first join)\n",
+    ],
+)
+def test_what_sets_82_and_83_and_real_code_showed_is_left_alone(text):
     assert find_secrets(text) == []
