@@ -136,8 +136,8 @@ def is_password(cell: str) -> bool:
         or re.fullmatch(r"[-\u2014\u2013]+|n/?a|none|[A-Z]{2,5}|\W*", cell, re.I)
     ):
         return False
-    if len(cell.split()) >= 3 and not re.search(r"\d", cell):
-        return False  # a remark of words, "sealed envelope, fire safe"
+    if len(cell.split()) >= 3 and re.fullmatch(r"[^\W\d_]+(?:[,;.:'()-]?\s*[^\W\d_]*)*[.)]?", cell):
+        return False  # a remark of words, "sealed envelope, fire safe"; `Blue moon rising!` stays
     signed = re.search(r"[\d\W]", cell.replace(" ", "")) is not None  # `_` joins the words of a name
     if " " in cell and not signed:
         return False  # `SSO via Okta`, `customer keeps it`; a passphrase with a digit or a sign stays

@@ -578,3 +578,9 @@ def test_what_sets_82_and_83_showed_is_redacted(text, secret):
 )
 def test_what_sets_82_and_83_and_real_code_showed_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+def test_a_table_cells_passphrase_with_a_sign_is_not_taken_for_a_remark():
+    header = "| account | password | notes |\n|---|---|---|\n"
+    assert "Blue moon rising!" not in redact(header + "| svc-backup | Blue moon rising! | x |\n")
+    assert find_secrets(header + "| svc-backup | sealed envelope, fire safe | x |\n") == []
