@@ -150,7 +150,7 @@ def b64_pem_ok(blob: str) -> bool:
 # Chinese and Japanese.
 STAND_IN = re.compile(
     r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|[•●]{3,}|(?:\\u(?:2022|25cf)){3,}|\.\.\.|…|redacted|example|placeholder"
-    r"|(?:change|replace|set)[_-]?(?:me|this)\b"
+    r"|(?:change|replace|set)[_-]?me\b|(?:change|replace)[_-]?this(?![a-z])"
     r"|autogenerate|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
     # (Korean's, Japanese's and Chinese's "here"; autoconf's `@X@`; Burp Intruder's `§payload§`;
     # Windows setup's log; "REPLACE_WITH_…")
