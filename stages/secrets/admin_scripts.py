@@ -122,11 +122,13 @@ ADMIN_SCRIPTS: list[Rule] = [
         not_after=r"\w",
         check=literal_password,
     ),
-    # Aeries SIS's API certificate, 32 lowercase letters and digits (`AERIES-CERT:` header, `Certificate`)
+    # Aeries SIS's API certificate, 32 lowercase letters and digits: the `AERIES-CERT:` header, or a
+    # `"Certificate"` a few lines after Aeries is named (any JSON's may hold a fingerprint)
     rule(
         "generic_api_key",
         "aeries",
-        r"(?i)(?:aeries-cert|\"certificate\")[\"']?[ \t]*:[ \t]*[\"']?([a-z0-9]{32})(?![a-z0-9])",
+        r"(?i)(?:aeries-cert|aeries[\s\S]{0,300}?\"certificate\")"
+        r"[\"']?[ \t]*:[ \t]*[\"']?([a-z0-9]{32})(?![a-z0-9])",
         not_after=r"\w",
         check=lambda value: value.islower() and re.search(r"\d", value) is not None,
     ),

@@ -574,6 +574,7 @@ def test_what_sets_82_and_83_showed_is_redacted(text, secret):
         "Welcome to the portal. Your id_token for deployment 41: 3f9a1c2e8b7d6f5a4c3b2a1f0e9d8c7b\n",
         "DB_PASSWORD=change_this\n",
         "remote_password CHANGE_THIS_BEFORE_DEPLOY\n",
+        '{"subject": "CN=api.example.com", "certificate": "477abe9e7d27439681d62f4e0de1f5e1"}',
         "AppKey: (generated on first join)\n",
     ],
 )
