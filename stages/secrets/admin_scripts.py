@@ -7,9 +7,7 @@ PowerShell's secret-named parameters given a literal, and an L2TP VPN's pre-shar
 
 from __future__ import annotations
 
-import re
-
-from pica.stages.secrets.rules import CLI_VALUE, LINE_END, Rule, literal_password, rule
+from pica.stages.secrets.rules import CLI_VALUE, LINE_END, Rule, has_digit, literal_password, rule
 from pica.stages.secrets.shapes import QUOTED_OR_BARE
 
 ADMIN_SCRIPTS: list[Rule] = [
@@ -130,6 +128,6 @@ ADMIN_SCRIPTS: list[Rule] = [
         r"(?i)(?:aeries-cert|aeries[\s\S]{0,300}?\"certificate\")"
         r"[\"']?[ \t]*:[ \t]*[\"']?([a-z0-9]{32})(?![a-z0-9])",
         not_after=r"\w",
-        check=lambda value: value.islower() and re.search(r"\d", value) is not None,
+        check=lambda value: value.islower() and has_digit(value),
     ),
 ]

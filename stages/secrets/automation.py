@@ -8,8 +8,7 @@ from __future__ import annotations
 import re
 
 from pica.stages.secrets.keyed import keyed_value_is_secret
-from pica.stages.secrets.rules import Rule, literal_password, rule
-from pica.stages.secrets.verify import random_enough
+from pica.stages.secrets.rules import Rule, has_digit, literal_password, random_with_digit, rule
 
 # A login window's or dialog's title: where a filled-in text is a password
 LOGIN_TITLE = r"[^\"\n,]*(?:logon|log on|login|log in|sign in|signin|security|password|credential)[^\"\n,]*"
@@ -17,11 +16,7 @@ LOGIN_TITLE = r"[^\"\n,]*(?:logon|log on|login|log in|sign in|signin|security|pa
 
 def typed_with_digit(value: str) -> bool:
     """A password as a person types one, with a digit: not a user's name (`MANAGER`, `jdoe`)."""
-    return (
-        re.search(r"\d", value) is not None
-        and re.search(r"[A-Za-z]", value) is not None
-        and literal_password(value)
-    )
+    return has_digit(value) and re.search(r"[A-Za-z]", value) is not None and literal_password(value)
 
 
 AUTOMATION: list[Rule] = [
@@ -90,6 +85,6 @@ AUTOMATION: list[Rule] = [
         "storeclient(",
         r"(?i)storeclient\(\s*[\"']([\w-]{16,100})[\"']",
         not_after=r"\w",
-        check=lambda value: random_enough(value) and re.search(r"\d", value) is not None,
+        check=random_with_digit,
     ),
 ]

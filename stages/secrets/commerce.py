@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from pica.stages.secrets import verify
-from pica.stages.secrets.rules import Rule, literal_password, random_with_digit, rule
+from pica.stages.secrets.rules import Rule, has_digit, literal_password, random_with_digit, rule
 
 # Lengths of the hex digests a URL is often passed with (MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512)
 DIGEST_LENGTHS = frozenset((32, 40, 56, 64, 96, 128))
@@ -55,9 +55,7 @@ COMMERCE: list[Rule] = [
         r"(?i)app(?:lication)?[ _-]password(?s:.){0,200}?(?<![\w ])"
         r"([a-z0-9]{4}(?: [a-z0-9]{4}){5})(?![\w ])",
         not_after="",
-        check=lambda value: (
-            re.search(r"\d", value) is not None and value.lower() != value and verify.typed_runs(value) < 2
-        ),
+        check=lambda value: has_digit(value) and value.lower() != value and verify.typed_runs(value) < 2,
     ),
     # A secret in PHP's serialized form, `s:8:"password";s:16:"…"` (WordPress' options, php.net serialize)
     rule(

@@ -6,10 +6,16 @@ the password (msmtp, isync, meli), isync's `Pass`, `git config` of a password, I
 
 from __future__ import annotations
 
-import re
-
 from pica.stages.secrets.keyed import keyed_value_is_secret
-from pica.stages.secrets.rules import LINE_END, OUTPUT_LEAD, Rule, literal_password, random_with_digit, rule
+from pica.stages.secrets.rules import (
+    LINE_END,
+    OUTPUT_LEAD,
+    Rule,
+    has_digit,
+    literal_password,
+    random_with_digit,
+    rule,
+)
 from pica.stages.secrets.shapes import QUOTED_OR_BARE, UUID
 
 
@@ -43,7 +49,7 @@ DOTFILES: list[Rule] = [
         "passphrase pass_phrase",
         r"(?im)^[ \t]*[\w.-]*pass_?phrase[ \t]*[=:][ \t]*([^\s#;'\"\[{$<%][^\n#;]{2,200}?)[ \t]*$",
         not_after="",
-        check=lambda value: " " in value and re.search(r"\d", value) is not None and literal_password(value),
+        check=lambda value: " " in value and has_digit(value) and literal_password(value),
     ),
     # `git config [--global] sendemail.smtppass '…'`, `… credential.<url>.password …`
     rule(

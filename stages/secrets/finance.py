@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from pica.stages.secrets.rules import E, Rule, literal_password, rule
+from pica.stages.secrets.rules import E, Rule, has_digit, literal_password, rule
 from pica.stages.secrets.shapes import QUOTED_OR_BARE
 
 
@@ -18,7 +18,7 @@ def chosen_pin(value: str) -> bool:
     return (
         len(value) >= 8
         and "/" not in value  # (Renovate's `Pin: actions/checkout@<sha>`)
-        and re.search(r"\d", value) is not None
+        and has_digit(value)
         and re.search(r"[A-Za-z]", value) is not None
         and (re.search(r"[^\w\s]", value) is not None or (value.lower() != value and value.upper() != value))
         and literal_password(value)
@@ -33,7 +33,7 @@ FINANCE: list[Rule] = [
         "kraken eapi:",
         r"(?<![A-Za-z0-9+/])([A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])",
         not_after="",
-        check=lambda value: re.search(r"\d", value) is not None and re.search(r"[+/]", value) is not None,
+        check=lambda value: has_digit(value) and re.search(r"[+/]", value) is not None,
     ),
     # Adyen's API key, `AQE…` in three parts joined by `-` (docs.adyen.com, "API credentials")
     rule(
@@ -48,7 +48,7 @@ FINANCE: list[Rule] = [
         "hmac",
         r"(?i)hmac(?:[_-]?key)?[\"']?[ \t]*[:=][ \t]*[\"']?([0-9a-f]{64})(?![0-9a-z])",
         not_after=r"\w",
-        check=lambda value: value.isupper() and re.search(r"\d", value) is not None,
+        check=lambda value: value.isupper() and has_digit(value),
     ),
     # Up's personal access token, `up:yeah:…` (developer.up.com.au, "Authentication")
     rule("bank_api_token", "up:yeah:", r"up:yeah:[A-Za-z0-9]{64,200}" + E, not_after=r"\w"),
@@ -58,7 +58,7 @@ FINANCE: list[Rule] = [
         "alpha_vantage alphavantage",
         r"(?i)(?:api_?key|key)[\"']?[ \t]*[=:][ \t]*[\"']?([a-z0-9]{16})(?![a-z0-9])",
         not_after=r"\w",
-        check=lambda value: value.isupper() and re.search(r"\d", value) is not None,
+        check=lambda value: value.isupper() and has_digit(value),
     ),
     # hummingbot's prompts, `Enter your OKX passphrase >>> …`, and its `-p`/`--config-password`
     rule(
