@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 
 from pica.stages.secrets.arguments import machine_made
 from pica.stages.secrets.keyed import UUID
-from pica.stages.secrets.verify import is_stand_in, sequential_run, typed_password, wif_key
+from pica.stages.secrets.verify import has_digit, is_stand_in, sequential_run, typed_password, wif_key
 
 # Words that announce a secret, lowercase: the automaton finds them (a text without any costs nothing)
 ANNOUNCING_WORDS = frozenset(
@@ -122,7 +122,7 @@ def typed(value: str) -> bool:
     """A password a person typed: eight characters or more, letters, a digit and a sign or both
     cases; not an address, a path or a stand-in."""
     value = value.rstrip(".,;:!?")
-    if len(value) < 8 or not re.search(r"\d", value) or not typed_password(value) or is_stand_in(value):
+    if len(value) < 8 or not has_digit(value) or not typed_password(value) or is_stand_in(value):
         return False
     return NOT_TYPED.fullmatch(value) is None
 

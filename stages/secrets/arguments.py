@@ -19,7 +19,14 @@ from pica.stages.secrets.keyed import (
     keyed_value_is_secret,
     kind_of,
 )
-from pica.stages.secrets.verify import few_vowels, is_stand_in, random_enough, random_letters, sequential_run
+from pica.stages.secrets.verify import (
+    few_vowels,
+    has_digit,
+    is_stand_in,
+    random_enough,
+    random_letters,
+    sequential_run,
+)
 
 Calls = Callable[[re.Pattern[str]], Iterator[re.Match[str]]]  # a call pattern's matches
 
@@ -87,7 +94,7 @@ ARGUMENT_LITERAL = re.compile(r"(?<![\w\\])\\?([\"'])([A-Za-z0-9+/=_.:~-]{16,200
 def machine_made(value: str) -> bool:
     """A literal no one typed: letters and digits mixed at random, not a URL, path, date or id,
     nor a name made of words and numbers (`meta-llama/Meta-Llama-3-8B-Instruct`, `host:8786`)."""
-    if not (re.search(r"[A-Za-z]", value) and re.search(r"\d", value)) or UUID.match(value):
+    if not (re.search(r"[A-Za-z]", value) and has_digit(value)) or UUID.match(value):
         return False
     if re.fullmatch(r"0x[0-9a-fA-F]{40}", value):
         return False  # an Ethereum address: public

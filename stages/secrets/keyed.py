@@ -24,6 +24,7 @@ from pica.stages.secrets.verify import (
     TEMPLATE,
     dollar_as_character,
     entropy,
+    has_digit,
     is_stand_in,
     password_verifier,
     random_enough,
@@ -302,7 +303,7 @@ def keyed_value_is_secret(
             # with a sign (not Go's `--- PASS: TestX2`), or machine-made (an app password)
             and (
                 (typed_password(value) and re.search(r"[^\w\s]", value.rstrip(".,;:!?")))
-                or (len(value) >= 12 and random_enough(value) and re.search(r"\d", value))
+                or (len(value) >= 12 and random_enough(value) and has_digit(value))
             )
         )
     ):
@@ -322,7 +323,7 @@ def keyed_value_is_secret(
         return False  # a date (troff's `.TH PASSWD 1 "2023-11-02"`)
     if sep == ",":  # a CSV row: only a random blob, not the next column's word
         blob = re.fullmatch(r"[A-Za-z0-9+/_.-]+=*", value) is not None and not IDENTIFIER.match(value)
-        blob = blob and re.search(r"\d", value) is not None  # a random blob, not `no-password-required`
+        blob = blob and has_digit(value)  # a random blob, not `no-password-required`
         return not quote and blob and len(value) >= 16 and entropy(value) >= 3.5
     if sep.strip() in ("", "is") and not re.search(r"(?i)passw(?:or)?d$|passwd$", word):
         # Gradle's `password "value"`, detect-secrets' `password is …`: a password by its full name,
@@ -404,7 +405,7 @@ def keyed_value_is_secret(
         IDENTIFIER.match(value)
         and not (quote and re.search(r"\d[A-Za-z]", value))
         and not (quote and value.count("(") + value.count("[") != value.count(")") + value.count("]"))
-        and not (quote and password_name and "." in value and re.search(r"\d", value))  # `Jun670.paprikaJ`
+        and not (quote and password_name and "." in value and has_digit(value))  # `Jun670.paprikaJ`
         and not (password_name and any(random_mixed(part) for part in value.split(".")))  # `EJALgz4rp.zce…`
         # (a dotted token whose part is random in both cases, `Pq3Wk8_zTn5.HbX1vLc7RyD2mFa0gSeJ`: AWS VPN's)
         and not ("." in value and any(random_dotted_part(part) for part in value.split(".")))
@@ -450,7 +451,7 @@ def keyed_value_is_secret(
         return True  # 20 letters or more switching case at random (Logz.io's tokens): no word
     if re.fullmatch(r"[A-Za-z]+", value) or re.fullmatch(r"[A-Z_]{3,}\d*", value):
         return False  # a word or a CONSTANT name (`MYTOKEN1`)
-    typed = len(value) >= 8 and re.search(r"\d", value) and re.search(r"[^\w]", value)
+    typed = len(value) >= 8 and has_digit(value) and re.search(r"[^\w]", value)
     if secret_name and typed and not CONCEPT_WORDS.search(value):
         return True  # a secret a person chose, like a password: `M34d0w-50`
     return len(value) >= 8 and random_enough(value)
@@ -489,7 +490,7 @@ def random_dotted_part(part: str) -> bool:
         and part.upper() != part
         and sum(c in "aeiouAEIOU" for c in letters) < 0.3 * len(letters)
         and random_enough(part)
-        and re.search(r"\d", part) is not None
+        and has_digit(part)
     )
 
 
@@ -567,7 +568,7 @@ def names_no_literal(value: str, quote: str, after: str, password_name: bool, en
     # a type named for the idea (`"_DSAPrivateKey"`, a quoted forward reference) is one, quoted too
     if NAME_OF_CODE.fullmatch(value) and (not quote or CONCEPT_WORDS.search(value)) and not password_name:
         # `X_API_KEY=lsv2_pt_9f3…`: a shell has no names without `$`, so a random value is one
-        return not (environment and re.search(r"\d", value) is not None and random_enough(value))
+        return not (environment and has_digit(value) and random_enough(value))
     return not password_name and QUALIFIED_NAME.fullmatch(value) is not None
 
 

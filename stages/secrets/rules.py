@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from pica.stages.secrets import verify
 from pica.stages.secrets.keyed import CONCEPT_WORDS, PATH_LIKE, keyed_value_is_secret
+from pica.stages.secrets.verify import has_digit
 
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 # the token ends here (or runs into a shell's prompt: `cat token` prints no newline, `…ubuntu@box:~$`)
@@ -184,7 +185,7 @@ PROSE_WORDS = r"(?:[ \t]+[^\s:\uff1a]{1,30}){0,8}?"
 def machine_made(value: str, quote: str = "") -> bool:
     """A key or token, not a word, a name or a number: random, with letters and digits (judged as
     a literal with `quote`: a chat has no code, so `sk_b086acc975…` is no snake_case name there)."""
-    has_both = re.search(r"\d", value) is not None and re.search(r"[A-Za-z]", value) is not None
+    has_both = has_digit(value) and re.search(r"[A-Za-z]", value) is not None
     return has_both and keyed_value_is_secret("api_key", "=", value, quote)
 
 
@@ -396,10 +397,6 @@ GOOGLE_PUBLIC_KEYS = {  # gl: gcp-api-key allowlist, keys published in Google's 
 def pem_body_ok(block: str) -> bool:
     """A key block holds at least 50 base64 characters (np: pem.1), not `anything`."""
     return len(re.findall(r"[A-Za-z0-9+/=]", block.split("-----", 2)[-1])) >= 50
-
-
-def has_digit(value: str) -> bool:
-    return any(c.isdigit() for c in value)
 
 
 def random_with_digit(value: str) -> bool:
@@ -999,7 +996,7 @@ TOKENS: list[Rule] = [
         "mollie_api_key",
         "live_ test_",
         r"(?:live|test)_[A-Za-z0-9]{30}" + E,
-        check=lambda token: verify.random_enough(token[5:]) and re.search(r"\d", token) is not None,
+        check=lambda token: verify.random_enough(token[5:]) and has_digit(token),
         not_after=r"\w.-",
     ),
     rule(
@@ -1395,7 +1392,7 @@ STRUCTURES: list[Rule] = [
         "://",
         r"(?<!ssh)://([A-Za-z0-9_-]{20,200})@(?![\w.-]*sentry)[\w-]+(?:\.[\w-]+)*(?::\d+)?(?:[/\s'\"]|$)",
         not_after="",
-        check=lambda token: verify.random_enough(token) and re.search(r"\d", token) is not None,
+        check=lambda token: verify.random_enough(token) and has_digit(token),
     ),
     # Oracle's JDBC thin URL, `jdbc:oracle:thin:user/password@host:port:SID` (Oracle JDBC guide)
     rule(
@@ -2775,7 +2772,7 @@ STRUCTURES: list[Rule] = [
         not_after="",
         check=lambda value: (  # and not a standard's name (SHA-256, PBKDF2, ISO-8859-1)
             re.fullmatch(r"[A-Z]{2,}[-_]?\d+(?:[-_]\d+)*", value) is None
-            and re.search(r"\d", value) is not None
+            and has_digit(value)
             and re.search(r"[A-Za-z]", value) is not None
             and keyed_value_is_secret("password", "=", value, "")
         ),
@@ -2822,7 +2819,7 @@ STRUCTURES: list[Rule] = [
         + ")",
         not_after="",
         check=lambda value: (
-            re.search(r"\d", value) is not None
+            has_digit(value)
             and (re.search(r"[^\w]", value) is not None or not (value.islower() or value.isupper()))
             and told_in_a_sentence(value)
         ),
@@ -2951,7 +2948,7 @@ STRUCTURES: list[Rule] = [
         r"-[BCDFGHJKMPQRTVWXY2346789]{5}(?![\w-])",
         not_after="",
         grow=r"(?<![\w-])[BCDFGHJKMPQRTVWXY2346789]{5}",
-        check=lambda value: re.search(r"\d", value) is not None and re.search(r"[A-Z]", value) is not None,
+        check=lambda value: has_digit(value) and re.search(r"[A-Z]", value) is not None,
     ),
     # A license key after the word for one: "Klucz licencyjny …: XPQE-RL9S-5BBY-Z66P", "license key:
     # 7F3K-…", and a license block (Sublime Text's)
@@ -2961,9 +2958,7 @@ STRUCTURES: list[Rule] = [
         r"(?i)(?:licen[cs]e|lizenz|licencia|licença|licencyjny|лицензи|product)[^\n]{0,60}?[:\uff1a][ \t]*"
         r"([a-z0-9]{4,6}(?:-[a-z0-9]{4,6}){2,7})(?![\w-])",
         not_after="",
-        check=lambda value: (
-            re.search(r"\d", value) is not None and re.search(r"[a-z]", value, re.I) is not None
-        ),
+        check=lambda value: has_digit(value) and re.search(r"[a-z]", value, re.I) is not None,
     ),
     rule(
         "license_key",
@@ -3010,7 +3005,7 @@ STRUCTURES: list[Rule] = [
         r"(?i)(?:backup|recovery)[ \t]+code[^\n:]{0,60}[:\uff1a][ \t]*"
         r"([a-z0-9]{4,5}(?:-[a-z0-9]{4,5}){1,5})(?![\w-])",
         not_after="",
-        check=lambda value: re.search(r"\d", value) is not None,
+        check=lambda value: has_digit(value),
     ),
     # troff: "with password" then `.I value` on the next line
     rule(
@@ -3456,7 +3451,7 @@ STRUCTURES: list[Rule] = [
         not_after=r"\w",
         check=lambda value: (
             re.search(r"[^\w.@-]", value) is not None
-            and re.search(r"\d", value) is not None
+            and has_digit(value)
             and re.search(r"[A-Za-z]", value) is not None
         ),
     ),

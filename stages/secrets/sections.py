@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from pica.stages.secrets.keyed import NOT_SECRET_NAME, VALUE_KIND, keyed_value_is_secret
-from pica.stages.secrets.verify import random_enough
+from pica.stages.secrets.verify import has_digit, random_enough
 
 # The section names' last words, for the keyword automaton (lowercased text)
 SECTION_WORDS = ("tokens", "secrets", "passwords", "credentials", "api_keys", "apikeys", "api-keys")
@@ -77,5 +77,5 @@ def value_is_secret(word: str, value: str, quote: str) -> bool:
     """A machine-made value; under `passwords`, a password as a person types one."""
     if word == "passwords":
         return keyed_value_is_secret("password", "=", value, quote or '"')
-    machine_made = len(value) >= 16 and random_enough(value) and re.search(r"\d", value) is not None
+    machine_made = len(value) >= 16 and random_enough(value) and has_digit(value)
     return machine_made and keyed_value_is_secret("api_key", "=", value, quote)

@@ -25,6 +25,10 @@ def entropy(value: str) -> float:
     return -sum(c / len(value) * math.log2(c / len(value)) for c in counts.values())
 
 
+def has_digit(value: str) -> bool:
+    return any(c.isdecimal() for c in value)
+
+
 def random_enough(value: str, ceiling: float = 3.0) -> bool:
     """Whether `value` reaches `ceiling` bits per character, or is a short machine-made token as
     varied as a random one of its length. A fixed bar fits long values only: a random 16-character
