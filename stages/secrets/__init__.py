@@ -134,6 +134,7 @@ def ruleset() -> RuleSet:
     from pica.stages.secrets.secret_stores import SECRET_STORES
     from pica.stages.secrets.security_tools import SECURITY_TOOLS
     from pica.stages.secrets.servers import SERVERS
+    from pica.stages.secrets.services import SERVICES
     from pica.stages.secrets.shells import SHELLS
     from pica.stages.secrets.wallets import WALLETS
     from pica.stages.secrets.web import WEB
@@ -158,6 +159,7 @@ def ruleset() -> RuleSet:
         + WEB
         + GAMES
         + AUTOMATION
+        + SERVICES
     )
     gates, anchored = zip(*(gate(rule) for rule in rules), strict=True)
     quoted = frozenset(i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern))

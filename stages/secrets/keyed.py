@@ -312,6 +312,10 @@ def keyed_value_is_secret(
         # unless a word (scipy's `'pass': 'bandpass'`); and a line `pass: CopperThistle&7`, a
         # password as people type them, is one
         return False
+    if re.fullmatch(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})", value):
+        return False  # a colour (a dashboard's palette: `pass: "#2E8B57"`)
+    if re.match(r"(?i)(?:true|false|yes|no|on|off|\d+)&", value):
+        return False  # a URL query's next parameter (`usePrivateKey=true&privateKeyPath=…`)
     last = re.split(r"[_.-]", word)[-1].lower()
     if value.strip("_").lower().rstrip("0123456789") in (word.strip("_").lower(), last):
         return False  # `auth=auth` passes a variable on; `X_PASS = "Pass"` names itself

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pica.stages.secrets import verify
+from pica.stages.secrets import arguments, verify
 from pica.stages.secrets.keyed import CONCEPT_WORDS, PATH_LIKE, keyed_value_is_secret
 from pica.stages.secrets.verify import has_digit
 
@@ -1329,6 +1329,7 @@ CONTEXTUAL: list[Rule] = [
         "accountkey sharedaccesskey sharedsecretvalue",
         r"(?i)(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([^${;<\[.\s*][^;\s\"'<]{2,100})",
         not_after=r"\w",
+        check=lambda value: "(" not in value,  # code reading it: `accountKey = System.getenv(…)`
     ),
     rule(
         "azure_credential",
@@ -1609,13 +1610,17 @@ STRUCTURES: list[Rule] = [
         "cli_credentials",
         "pass pwd",
         # also `--admin-pass`, `--db-pwd`; not a switch that asks for one (`--ask-pass site.yml`)
-        r"--(?!(?:ask|no|prompt|use|skip|require|read|with|generate)-)(?:(?:\w+-)*(?:password|passwd|pass|pwd)"
+        r"--(?!(?:ask|no|prompt|use|skip|require|read|with|generate)-)(?:(?:\w+-)*"
+        # (and joined to what it is for: Ghost's `--dbpass`, Linode's `--root_pass`)
+        r"(?:(?:db|root|admin|user|rpc|ftp|smtp|mail|proxy|ssh|sudo|master|server|vnc|ldap|bind)_?)?"
+        r"(?:password|passwd|pass|pwd)"
         r"|requirepass|masterauth)"  # redis-server's
         r"[= ]\s?['\"]?" + NOT_PROSE + r"([^\s'\";)]{4,})",
         not_after=r"\w-",
         # (apksigner's `--ks-pass env:VAR` and `file:path`, geth's `--password pw.txt`: where it is)
         check=lambda value: (
             not_a_type_name(value)
+            and not value.startswith("<")  # (`--password <new password>`)
             and not re.match(r"(?:env|file):|stdin$", value)
             and not PATH_LIKE.match(value)
         ),
@@ -1656,6 +1661,24 @@ STRUCTURES: list[Rule] = [
             and not re.match(r"(?:id|src|source|env|type)=", s)
             and not s.startswith("@")  # a file it is read from (`ibmcloud login --apikey @key.json`)
         ),
+    ),
+    # ... or named by its last words after any others (`--storage-s3-secret-key`, ngrok's
+    # `--authtoken`): machine-made, as any key is
+    rule(
+        "cli_credentials",
+        "secret-key secret_key authtoken auth-token access-token private-token",
+        r"(?i)--(?:[a-z0-9]+[-_])*(?:secret[-_]key|secret[-_]access[-_]key|authtoken|auth[-_]token"
+        r"|access[-_]token|private[-_]token)[= ]\s?['\"]?([^\s'\";)]{16,200})",
+        not_after=r"\w-",
+        check=lambda value: random_with_digit(value) and not verify.is_stand_in(value),
+    ),
+    # A proxy's login in an option (ncat's `--proxy-auth user:pass`, curl's `--proxy-user`)
+    rule(
+        "cli_credentials",
+        "--proxy-auth --proxy-user",
+        r"--proxy-(?:auth|user)[= ]['\"]?[\w.@\\-]{1,64}:([^\s'\"]{3,200}?)['\"]?(?=\s|$)",
+        not_after="",
+        check=literal_password,
     ),
     # Go's MySQL driver DSN, user:password@tcp(host:port)/db
     # (github.com/go-sql-driver/mysql#dsn-data-source-name)
@@ -2077,7 +2100,7 @@ STRUCTURES: list[Rule] = [
         rule(
             "cli_credentials",
             "",
-            led(tool, r"[\w./-]")
+            led(tool, r"[\w.-]")  # (also as a path: `/u01/…/bin/expdp system/…@DB` in a crontab)
             + r"(?:\s+-[A-Za-z]+)*\s+(?:target=|userid=|(?:target|catalog|auxiliary)\s+)?['\"]?[\w$#]+/"
             r"([^\s/@'\"]{3,200})(?=@|['\"\s]|$)",
             not_after="",
@@ -2351,6 +2374,7 @@ STRUCTURES: list[Rule] = [
         not_after="",
         # (Oracle's database link: `CREATE DATABASE LINK l CONNECT TO u IDENTIFIED BY …`)
         near=r"\b(?:(?:create|alter)[ \t]+user|grant|connect[ \t]+to)\b[^;\n]*",
+        check=lambda value: not value.startswith("&"),  # SQL*Plus' substitution variable, `&&new_pw`
     ),
     rule(
         "generic_password",
@@ -2373,8 +2397,10 @@ STRUCTURES: list[Rule] = [
     rule(
         "url_with_credentials",
         "=",
-        # OpenWeatherMap's `appid` is its API key; Azure API Management's `subscription-key` one
-        r"[?&](?:token|access_token|api_key|apikey|key|secret|password|sig|client_secret|appid|app_key|appkey"
+        # OpenWeatherMap's `appid` is its API key (Entra ID's, a UUID, names a public app); Azure API
+        # Management's `subscription-key` one
+        r"[?&](?:token|access_token|api_key|apikey|key|secret|password|sig|client_secret"
+        r"|appid(?!=[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-)|app_key|appkey"
         r"|app_secret|api_token|apitoken|auth_token|authtoken|private_token|access_key|secret_key"
         r"|subscription[-_]key|passwd|pwd)="
         r"([A-Za-z0-9%._~+/-]{12,})",
@@ -2400,7 +2426,8 @@ STRUCTURES: list[Rule] = [
         r"(?i)<((?![\w-]*keyword|key>|usersecretsid>|authorized_?keys>)(?:[\w-]+:)?[\w-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*"
         r"|pass|psk|[\w-]*community|[\w-]*_(?:pass|bindpw))(?:\s[^<>]*)?>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
         not_after="",
-        check=lambda value: re.match(r"[A-Za-z]:\\|[/~]", value) is None,
+        # (not a path, nor a name: JetBrains' `<secret-storage>master_key</secret-storage>`)
+        check=lambda value: re.match(r"[A-Za-z]:\\|[/~]|[a-z]+(?:_[a-z]+)+$", value) is None,
     ),
     # Android's string resources, `<string name="sync_server_pass">…</string>` (developer.android.com)
     rule(
@@ -2435,23 +2462,34 @@ STRUCTURES: list[Rule] = [
     # A secret named in a name/value pair: Kubernetes and Compose `env` lists (`- name: DB_PASSWORD`
     # then `value: …`; `AZDO_PAT`, a personal access token), JSON settings `{"name":
     # "registry-password", "value": "…"}`, Postman's variables `{"key": "token", "value": "…"}`
-    rule(
-        "generic_password",
-        "name",
-        r"(?i)name\\?[\"']?\s*[:=]\s*\\?[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey"
-        r"|credential|(?<![a-z])pat(?![a-z]))"
-        # (the next line may carry a diff's `+`/`-` or a review's `> `)
-        r"[\w.-]*\\?[\"']?\s*(?:,|\n(?:>[ \t]*)?[+-]?)\s*(?:-\s*)?\\?[\"']?value\\?[\"']?\s*[:=]\s*\\?[\"']?"
-        r"(?P<secret>[^\s\"',})\\]{4,})",
-        not_after=r"\w",
-        # (not a sanitizer's `<omitted by HAR sanitizer>`)
-        # (nor a secret manager's reference, `berglas://…`, `sm://…`)
-        check=lambda value: (
-            not_a_dotted_name(value)
-            and not value.startswith("<")
-            and not verify.is_stand_in(value)
-            and not re.match(r"[a-z][a-z0-9+.-]*://[^@]*$", value)
-        ),
+    # (also `- key: JWT_SECRET` then `value: …`: Render's and DigitalOcean's app specs)
+    *(
+        rule(
+            "generic_password",
+            word,
+            r"(?i)"
+            + word
+            + r"\\?[\"']?\s*[:=]\s*\\?[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey"
+            r"|credential|(?<![a-z])pat(?![a-z])|(?<![a-z])auth(?![a-z]))"
+            # (the next line may carry a diff's `+`/`-` or a review's `> `)
+            r"[\w.-]*\\?[\"']?\s*(?:,|\n(?:>[ \t]*)?[+-]?)\s*(?:-\s*)?"
+            r"\\?[\"']?value\\?[\"']?\s*[:=]\s*\\?[\"']?"
+            r"(?P<secret>[^\s\"',})\\]{4,})",
+            not_after=r"\w",
+            # (not a sanitizer's `<omitted by HAR sanitizer>`)
+            # (nor a secret manager's reference, `berglas://…`, `sm://…`)
+            check=lambda value: (
+                not_a_dotted_name(value)
+                and not value.startswith(("<", "(", "["))  # (`(sensitive - write only)`)
+                # (nor code passing a variable or a call on: `value=minimum_password_length`)
+                and "(" not in value
+                and re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value) is None
+                and not metavariable(value)  # (Ansible's `VALUE_SPECIFIED_IN_NO_LOG_PARAMETER`)
+                and not verify.is_stand_in(value)
+                and not re.match(r"[a-z][a-z0-9+.-]*://[^@]*$", value)
+            ),
+        )
+        for word in ("name", "key")
     ),
     # ... and a Postman environment's `{"key": "mailgunKey", "value": "…"}`: a key's, a secret's or a
     # token's name, a random value (quoted: keyword arguments `key=…, value=…` are code)
@@ -2545,10 +2583,23 @@ STRUCTURES: list[Rule] = [
             rf"(?i){word}\(\s*[\"']([^\"'\n]{{4,200}})[\"']\s*\)",
             not_after="",
             near=r"\b(?:set|with)_?[a-z_]*" + (r"|\." if "pass" in word or word == "secret" else ""),
-            # not a prompt's words
-            check=lambda value: re.search(r"^\s|\s$|[A-Za-z]{2,}[:?]?\s+[A-Za-z]{2,}", value) is None,
+            # not a prompt's words, nor a name (MATLAB's `setSecret("lims_readonly")` names a secret)
+            check=lambda value: (
+                re.search(r"^\s|\s$|[A-Za-z]{2,}[:?]?\s+[A-Za-z]{2,}", value) is None
+                and re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value) is None
+            ),
         )
         for word in ("password", "passwd", "secret", "token", "apikey", "api_key")
+    ),
+    # ... and a key's setter (rentrez' `set_entrez_key("…")`), whose value is machine-made: a
+    # cache's or a map's key is a name
+    rule(
+        "generic_api_key",
+        "key(",
+        r"(?i)key\(\s*[\"']([^\"'\n]{16,200})[\"']\s*\)",
+        not_after="",
+        near=r"\b(?:set|with)_?[a-z_]*",
+        check=arguments.machine_made,  # (not words and numbers: `user-profile-1234`)
     ),
     # An HTML password field with a value
     rule(
@@ -2955,7 +3006,9 @@ STRUCTURES: list[Rule] = [
     rule(
         "license_key",
         "",
-        r"(?i)(?:licen[cs]e|lizenz|licencia|licença|licencyjny|лицензи|product)[^\n]{0,60}?[:\uff1a][ \t]*"
+        # (not Windows' product ID, `00330-80000-00000-AA623`, which names an installation)
+        r"(?i)(?:licen[cs]e|lizenz|licencia|licença|licencyjny|лицензи|product(?![ \t_-]*id))"
+        r"[^\n]{0,60}?[:\uff1a][ \t]*"
         r"([a-z0-9]{4,6}(?:-[a-z0-9]{4,6}){2,7})(?![\w-])",
         not_after="",
         check=lambda value: has_digit(value) and re.search(r"[a-z]", value, re.I) is not None,
@@ -3871,7 +3924,9 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_api_key",
         "key( secret( token( password(",
-        r"set\w*(?:[Kk]ey|[Ss]ecret|[Tt]oken|[Pp]assword)\(\s*([\"'])(?P<secret>[^\"'\n]{8,200})\1\s*\)",
+        # (not a lookup's key: `setCacheKey("user-profile-1234")`)
+        r"set(?!\w*?(?:[Cc]ache|[Ss]ort|[Pp]artition|[Ii]dempoten|[Hh]ash|[Ll]ookup|[Pp]rimary|[Ff]oreign|[Rr]ow|[Mm]ap))"
+        r"\w*(?:[Kk]ey|[Ss]ecret|[Tt]oken|[Pp]assword)\(\s*([\"'])(?P<secret>[^\"'\n]{8,200})\1\s*\)",
         near=r"(?:\.|->)",
         not_after="",
         check=literal_password,

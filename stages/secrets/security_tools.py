@@ -62,7 +62,8 @@ SECURITY_TOOLS: list[Rule] = [
         "passwords",
         r"(?m)^Passwords?[ \t]*:[ \t]*\{([^}\n]{3,200})\}",
         not_after="",
-        check=literal_password,
+        # (not KeePass' field reference, `{REF:P@I:…}`)
+        check=lambda value: not value.startswith("REF:") and literal_password(value),
     ),
     rule(
         "generic_password",

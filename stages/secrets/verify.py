@@ -99,8 +99,11 @@ def basic_credentials_ok(value: str) -> bool:
     """RFC 7617's Basic credentials are base64 of `user:password`: a value that decodes to a word
     without a colon or a digit (`dXNlcg==`, "user") is none. Random bytes, and text with a digit
     (OneSignal's REST keys are base64 of a UUID), are kept."""
-    if value.lower() == "base64":
-        return False  # a manual's `Basic base64(…)`
+    if value.lower() == "base64" or re.fullmatch(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*", value):
+        return False  # a manual's `Basic base64(…)`, `Basic username password`, `base64-user-password`
+    if ":" in value:  # written unencoded (REST Client's `Basic user:password`): judged as typed
+        password = value.split(":", 1)[1]
+        return typed_password(password) or random_enough(password)
     if not re.fullmatch(r"[A-Za-z0-9+/]+={0,2}", value) or len(value) % 4:
         return True
     decoded = b64decode(value)
@@ -155,6 +158,7 @@ def b64_pem_ok(blob: str) -> bool:
 STAND_IN = re.compile(
     r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|[•●]{3,}|(?:\\u(?:2022|25cf)){3,}|\.\.\.|…|redacted|example|placeholder"
     r"|(?:change|replace|set)[_-]?me\b|(?:change|replace)[_-]?this(?![a-z])"
+    r"|change[_-]?(?:before|on|at|in|after)[_-]?(?:deploy|install|first|prod|setup|use|login)"
     r"|autogenerate|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
     # (Korean's, Japanese's and Chinese's "here"; autoconf's `@X@`; Burp Intruder's `§payload§`;
     # Windows setup's log; "REPLACE_WITH_…")
