@@ -45,7 +45,14 @@ from pica.stages.secrets.sections import SECTION_WORDS, find_in_sections
 from pica.stages.secrets.seed_phrases import PHRASE_WORDS, find_seed_phrases
 from pica.stages.secrets.servers import find_in_secret_data
 from pica.stages.secrets.tables import HEADER_WORDS, find_in_inserts, find_in_tables
-from pica.stages.secrets.verify import FIELD, TEMPLATE, dollar_as_character, entropy, token_is_stand_in
+from pica.stages.secrets.verify import (
+    FIELD,
+    TEMPLATE,
+    dollar_as_character,
+    entropy,
+    has_digit,
+    token_is_stand_in,
+)
 
 if TYPE_CHECKING:
     from pica.stages.secrets.rules import Rule
@@ -122,14 +129,17 @@ def ruleset() -> RuleSet:
     """The rules compiled, with their gates and keyword automaton: built once, on first use."""
     from pica.stages.secrets.admin_scripts import ADMIN_SCRIPTS
     from pica.stages.secrets.automation import AUTOMATION
+    from pica.stages.secrets.brokers import BROKERS
     from pica.stages.secrets.code_literals import CODE_LITERALS
     from pica.stages.secrets.commerce import COMMERCE
     from pica.stages.secrets.desktops import DESKTOPS
     from pica.stages.secrets.dotfiles import DOTFILES
     from pica.stages.secrets.finance import FINANCE
     from pica.stages.secrets.games import GAMES
+    from pica.stages.secrets.mail import MAIL
     from pica.stages.secrets.network import NETWORK
     from pica.stages.secrets.pipelines import PIPELINES
+    from pica.stages.secrets.qa_tools import QA_TOOLS
     from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS
     from pica.stages.secrets.secret_stores import SECRET_STORES
     from pica.stages.secrets.security_tools import SECURITY_TOOLS
@@ -138,6 +148,7 @@ def ruleset() -> RuleSet:
     from pica.stages.secrets.shells import SHELLS
     from pica.stages.secrets.wallets import WALLETS
     from pica.stages.secrets.web import WEB
+    from pica.stages.secrets.windows import WINDOWS
 
     rules = (
         TOKENS
@@ -160,6 +171,10 @@ def ruleset() -> RuleSet:
         + GAMES
         + AUTOMATION
         + SERVICES
+        + MAIL
+        + WINDOWS
+        + QA_TOOLS
+        + BROKERS
     )
     gates, anchored = zip(*(gate(rule) for rule in rules), strict=True)
     quoted = frozenset(i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern))
@@ -386,7 +401,28 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
             line = bisect.bisect_right(written, start) - 1
             last = bisect.bisect_right(written, end - 1) - 1
             add(spans, in_text_at[line] + start - written[line], in_text_at[last] + end - written[last], kind)
+    everywhere(text, spans)
     return sorted((*in_text(dropped, start, end), kind) for start, end, kind in spans)
+
+
+def everywhere(text: str, spans: list[tuple[int, int, str]]) -> None:
+    """A secret found once is one wherever else it stands whole in the text: a fixture's password
+    confirmation, a token a command echoes back, a key pasted twice. Only what no one writes for
+    another reason is looked for: eight characters or more, with letters and a digit (not a word,
+    `password`, that a rule took as a value)."""
+    for start, end, kind in list(spans):
+        secret = text[start:end]
+        if len(secret) < 8 or not has_digit(secret) or not re.search(r"[A-Za-z]", secret):
+            continue
+        at = text.find(secret)
+        while at != -1:
+            after = at + len(secret)
+            glued = (secret[0].isalnum() and text[at - 1 : at].isalnum()) or (
+                secret[-1].isalnum() and text[after : after + 1].isalnum()
+            )
+            if not glued:
+                add(spans, at, after, kind)
+            at = text.find(secret, after)
 
 
 def add(spans: list[tuple[int, int, str]], start: int, end: int, kind: str) -> None:

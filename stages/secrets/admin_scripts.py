@@ -94,8 +94,10 @@ ADMIN_SCRIPTS: list[Rule] = [
     rule(
         "cli_credentials",
         # (its names: a pattern led by `-` would be tried at every dash of every text)
-        "clientsecret secretkey api_key apikey accesstoken l2tppsk keystorepass keypass",
-        r"(?i)[ \t]-\w*(?:secret|api_?key|token|psk|password|pass)[ \t]+"
+        "clientsecret secretkey api_key apikey accesstoken l2tppsk keystorepass keypass accountkey accesskey",
+        # (`-StorageAccountKey`; not a gMSA's `-PrincipalsAllowedToRetrieveManagedPassword <group>`)
+        r"(?i)[ \t]-(?!\w*allowedto)\w*(?:secret|api_?key|account_?key|access_?key|token|psk|password|pass)"
+        r"[ \t]+"
         r"(?:'([^'\n]{3,200})'|\"([^\"\n]{3,200})\")",
         not_after="",
         check=lambda value: not value.startswith("$") and literal_password(value),

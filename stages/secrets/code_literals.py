@@ -122,8 +122,10 @@ CODE_LITERALS: list[Rule] = [
     # literal (`base64Encode(utf8.encode('user:…'))`, `btoa("user:…")`, `b64encode(b"user:…")`)
     rule(
         "generic_password",
-        "curlopt_userpwd btoa b64encode base64encode encodetostring",
+        "curlopt_userpwd btoa b64encode base64encode encodetostring getbytes( buffer.from(",
+        # (.NET's `ToBase64String(…GetBytes('user:…'))`, Node's `Buffer.from('user:…')`)
         r"(?i)(?:curlopt_userpwd[ \t]*,|btoa\(|b64encode\(b?|base64encode\((?:utf8\.encode\()?"
+        r"|getbytes\(|buffer\.from\("
         r"|encodetostring\((?:\[\]byte\()?)[ \t]*[\"'][^\"':\s]{1,64}:([^\"'\n]{3,200})[\"']",
         not_after="",
         check=literal_password,

@@ -94,6 +94,7 @@ DESKTOPS: list[Rule] = [
         + r"([^\s$#>][^\s]{5,200})"
         + LINE_END,
         not_after="",
-        check=lambda value: literal_password(value) and re.match(r"\w+=", value) is None,  # not `exit=1`
+        # not `exit=1`, nor a YAML key (`repositories:`: the command was a config's value)
+        check=lambda value: literal_password(value) and re.match(r"\w+=|[\w-]+:$", value) is None,
     ),
 ]

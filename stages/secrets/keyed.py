@@ -27,6 +27,7 @@ from pica.stages.secrets.verify import (
     has_digit,
     is_stand_in,
     password_verifier,
+    prose_phrase,
     random_enough,
     random_letters,
     random_mixed,
@@ -116,7 +117,7 @@ CONCEPT_WORDS = re.compile(
 # keys and self-hosted servers' all start so; `sk-ant-`, `sk-proj-` are Anthropic's and OpenAI's;
 # an `hf_` token is made of letters and digits: huggingface/transformers' CI token has digits)
 MALFORMED_TOKEN = re.compile(
-    r"^(?:dapi|gh[pousr]_|glpat-|xox[bpae]-|sk-(?:ant|proj|svcacct|admin)-|sk_live_|npm_|px-(?:api|dep)-"
+    r"^(?:dapi|gh[pousr]_|glpat-|glcbt-|xox[bpae]-|sk-(?:ant|proj|svcacct|admin)-|sk_live_|npm_|px-(?:api|dep)-"
     r"|hf_(?![A-Za-z0-9]{30,}$)"
     r"|NR[A-Z]{2}-)|NRAL$"
 )
@@ -211,7 +212,7 @@ BASE64_NOT_PATH = re.compile(
 # allowlist): ids, public halves, words that hold a secret word (`keyboard`, `bypass`), cursors.
 NOT_SECRET_NAME = re.compile(
     r"(?i)public(?![_-]?link[_-]?salt)|publish(?!er)|(?<!secret)_id$|(?<!secret)(?<=[a-z])Id$|csrf|_format"
-    r"|keyboard|keyword|keypress|keycode|keystore(?![\w.-]*pass)|keyring|monkey|turkey|passage"
+    r"|keyboard|keyword|keypress|keycode|(?<!password_)keystore(?![\w.-]*pass)|keyring|monkey|turkey|passage"
     r"|compass|bypass|passthrough|passive|patch|pattern|spatial|askpass|generate[_-]?password"
     r"|update_?password"  # Ansible's user module: `update_password: always`
     r"|^_key$|surrogate[_-]?keys?"  # Sanity's array items' `_key`; Fastly's cache tags
@@ -220,7 +221,9 @@ NOT_SECRET_NAME = re.compile(
     r"|gpg_?key(?:_?id)?$|fingerprint"  # a GPG key's fingerprint (Docker images' GPG_KEY) is public
     r"|hashed_?secret"  # detect-secrets' baseline: a SHA-1 of the secret, not the secret
     # the password manager; DocuSign's OAuth client id; a Helm chart's Kubernetes secret's name
-    r"|^1password$|^keepass(?:xc)?$|integration[ _-]?key|existing[_-]?secret"
+    r"|^1password$|^keepass(?:xc)?$|integration[ _-]?key|existing[_-]?(?:\w*secret|password)"
+    r"|allowedto\w*managedpassword"  # a gMSA's `PrincipalsAllowedToRetrieveManagedPassword`: a group
+    r"|withdrawal_credentials"  # an Ethereum validator's withdrawal address, public
     r"|encryptionsalt"  # Pulumi's stack salt: it salts the passphrase's key, stored by design
     r"|(?<![a-z])seeds$|seed_?(?:hosts?|nodes?|provider|list)"  # a cluster's first hosts (Cassandra's)
     r"|websocket-(?:key|accept)"  # the handshake's nonce and its hash (RFC 6455)
@@ -312,6 +315,8 @@ def keyed_value_is_secret(
         # unless a word (scipy's `'pass': 'bandpass'`); and a line `pass: CopperThistle&7`, a
         # password as people type them, is one
         return False
+    if prose_phrase(value):
+        return False  # a remark in the value's place: `set by environment`
     if re.fullmatch(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})", value):
         return False  # a colour (a dashboard's palette: `pass: "#2E8B57"`)
     if re.match(r"(?i)(?:true|false|yes|no|on|off|\d+)&", value):
@@ -391,6 +396,10 @@ def keyed_value_is_secret(
         return False
     if MALFORMED_TOKEN.match(value):
         return False  # a provider's prefix on a body that is not that provider's format: made up
+    if name.lower() == "key" and re.fullmatch(r"(?:[A-Za-z][\w.]*-){2,}[0-9a-f]{32,}", value):
+        return False  # a cache's key: its platform and tool, then a lock file's hash (`Linux-node-…`)
+    if UUID.match(value) and name.lower() == "key" and re.match(r"[ \t]+\w+=", after):
+        return False  # a record's key in a log of `name=value` fields (kcat's `key=<uuid> offset=…`)
     if UUID.match(value):
         # (Proxmox Backup Server's API token secrets are UUIDs, given as `PBS_PASSWORD`)
         return re.search(r"(?i)key|token|secret|pass|pwd", name) is not None
@@ -410,6 +419,13 @@ def keyed_value_is_secret(
         and not (quote and re.search(r"\d[A-Za-z]", value))
         and not (quote and value.count("(") + value.count("[") != value.count(")") + value.count("]"))
         and not (quote and password_name and "." in value and has_digit(value))  # `Jun670.paprikaJ`
+        # (capitalized words with a digit for a letter: `MdtJ0in.Sparrow`, no attribute's name)
+        and not (
+            password_name
+            and re.fullmatch(r"[A-Z][A-Za-z0-9]*(?:\.[A-Z][A-Za-z0-9]*)+", value)
+            and re.search(r"[A-Za-z][0134578][a-z]", value)
+            and not re.search(r"(?i)(?:password|passwd|pwd|secret|token|key)$", value)
+        )
         and not (password_name and any(random_mixed(part) for part in value.split(".")))  # `EJALgz4rp.zce…`
         # (a dotted token whose part is random in both cases, `Pq3Wk8_zTn5.HbX1vLc7RyD2mFa0gSeJ`: AWS VPN's)
         and not ("." in value and any(random_dotted_part(part) for part in value.split(".")))

@@ -251,7 +251,8 @@ PRINTED = (
     # (a prompt for the store's own password first: `Enter password to unlock …:`)
     r"(?:(?:enter|type)[^\n]*(?:password|passphrase)[^\n]*:[ \t]*\r?\n)?"
     # (not the next line's `AUTH_ID=…`; matched on lowercased text, so told from base64 by its `_`)
-    r"[\"']?(?![A-Za-z][A-Za-z0-9]*_[\w]*=)([^\s\"']{6,300})[\"']?[ \t]*"
+    # (nor a YAML key, `repositories:`: the command was a config's value, not run)
+    r"[\"']?(?![A-Za-z][A-Za-z0-9]*_[\w]*=)([^\s\"']{5,299}[^\s\"':])[\"']?[ \t]*"
     r"(?=\r?\n|$|\\?[\"'][,}\]])"
 )
 # A cookie named for a session, a login or its token (`JSESSIONID`, `PHPSESSID`, `laravel_session`,
@@ -281,6 +282,7 @@ def session_value(value: str) -> bool:
 
 # A command-line argument: quoted (the quotes are not the password), or up to a space or shell operator
 # `echo '…' |`, `printf "…" |`: the opening quote of what a command is given on its input
+TYPED = r"[\"']([^\"'\n]{3,100})[\"']"  # what a test types into a field, quoted
 ECHOED = r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?P<q>['\"])"
 CLI_VALUE = r"""(?:'([^'\n]{3,200})'|"([^"\n]{3,200})"|([^\s'"\x60;|&<>()]{3,200}))"""
 
@@ -397,6 +399,11 @@ GOOGLE_PUBLIC_KEYS = {  # gl: gcp-api-key allowlist, keys published in Google's 
 def pem_body_ok(block: str) -> bool:
     """A key block holds at least 50 base64 characters (np: pem.1), not `anything`."""
     return len(re.findall(r"[A-Za-z0-9+/=]", block.split("-----", 2)[-1])) >= 50
+
+
+def words_joined(value: str) -> bool:
+    """Words joined by dots, dashes or underscores (`expired.token.value`): a test's stand-in."""
+    return re.fullmatch(r"[A-Za-z]+(?:[._-][A-Za-z]+)+", value) is not None
 
 
 def random_with_digit(value: str) -> bool:
@@ -1391,7 +1398,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "url_with_credentials",
         "://",
-        r"(?<!ssh)://([A-Za-z0-9_-]{20,200})@(?![\w.-]*sentry)[\w-]+(?:\.[\w-]+)*(?::\d+)?(?:[/\s'\"]|$)",
+        # (not an Ethereum node's `enode://<public key>@host`)
+        r"(?<!ssh)(?<!enode)://([A-Za-z0-9_-]{20,200})@(?![\w.-]*sentry)[\w-]+(?:\.[\w-]+)*(?::\d+)?(?:[/\s'\"]|$)",
         not_after="",
         check=lambda token: verify.random_enough(token) and has_digit(token),
     ),
@@ -1464,7 +1472,10 @@ STRUCTURES: list[Rule] = [
         )
         for schemes, check in (
             # (not Census' `secret-token:<your workspace token>`, a prefix before a placeholder)
-            ("(?:bearer|token|apikey|api-key|key|ssws|digest)", lambda token: not token.endswith((":", "="))),
+            (
+                "(?:bearer|token|apikey|api-key|key|ssws|digest)",
+                lambda token: not token.endswith((":", "=", "_")) and not words_joined(token),
+            ),
             ("basic", verify.basic_credentials_ok),
         )
     ),
@@ -1518,7 +1529,7 @@ STRUCTURES: list[Rule] = [
         "bearer",
         r"(?i)bearer(?<=[\"']bearer)(?:[ \t]+|[\"'],[ \t]*[\"'])([\w+/=.~-]{16,})(?=[\"'])",
         not_after="",
-        check=lambda token: not verify.sequential_run(token),
+        check=lambda token: not verify.sequential_run(token) and not words_joined(token),
         entropy=3.0,
     ),
     # ... or a bare `Bearer <token>` in a table or a log line (`Authorization | Bearer …`, Zapier's
@@ -1561,6 +1572,7 @@ STRUCTURES: list[Rule] = [
                 r"(?i)(?:null|undefined|none|nil|true|false)\b|.*(?:[!=]=|&&|\|\|)|(?:/[\w.@-]+)+/?$|\d{1,3}$",
                 s,
             )
+            and not s.startswith("{ ")  # (a template's `{{ db_password }}`, read inside its braces)
         ),
         near=r";[^\n]{0,20}",
     ),
@@ -1576,7 +1588,8 @@ STRUCTURES: list[Rule] = [
         "cli_credentials",
         "-u --user",
         # (not Perl's A::B; curl's `--user 'name':'password'` quotes each)
-        r"(?:--user|-u)[ =]\\?['\"]?[^\s:'\"\\]{1,100}['\"]?:(?!:)['\"]?([^\s'\"\\]{3,200})",
+        # (-U: its proxy's)
+        r"(?:--user|-[uU])[ =]\\?['\"]?[^\s:'\"\\]{1,100}['\"]?:(?!:)['\"]?([^\s'\"\\]{3,200})",
         # not a call (`-u ".s:Escape(fnamemodify(…`), nor a placeholder's words (`-u ID:CLIENT_SECRET`)
         # nor a URL (beeline's `-u "jdbc:hive2://…"`)
         check=lambda s: (
@@ -1584,6 +1597,16 @@ STRUCTURES: list[Rule] = [
         ),
         entropy=2.0,
         not_after=r"\w-",
+    ),
+    # ... and in curl's flags run together (`curl -ku 'admin:…'`, `-su`)
+    rule(
+        "cli_credentials",
+        "curl",
+        r"curl\b[^\n]*?\s-[a-zA-Z]+u[ =]['\"]?[^\s:'\"\\]{1,100}:(?!:)([^\s'\"\\]{3,200})",
+        check=lambda s: (
+            not re.search(r"\w\(", s) and "//" not in s and literal_password(s) and not metavariable(s)
+        ),
+        not_after="",
     ),
     # ... or an API key as the user and no password (`curl -u 'KEY:'`: Stripe's, Segment's APIs)
     rule(
@@ -1666,9 +1689,9 @@ STRUCTURES: list[Rule] = [
     # `--authtoken`): machine-made, as any key is
     rule(
         "cli_credentials",
-        "secret-key secret_key authtoken auth-token access-token private-token",
-        r"(?i)--(?:[a-z0-9]+[-_])*(?:secret[-_]key|secret[-_]access[-_]key|authtoken|auth[-_]token"
-        r"|access[-_]token|private[-_]token)[= ]\s?['\"]?([^\s'\";)]{16,200})",
+        "secret-key secret_key authtoken auth-token access-token private-token deploy-key access-key",
+        r"(?i)--(?:[a-z0-9]+[-_])*(?:secret[-_]key|secret[-_]access[-_]key|authtoken|auth[-_]token|deploy[-_]key"
+        r"|access[-_]token|private[-_]token|access[-_]key)[= ]\s?['\"]?([^\s'\";)]{16,200})",
         not_after=r"\w-",
         check=lambda value: random_with_digit(value) and not verify.is_stand_in(value),
     ),
@@ -1698,7 +1721,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_password",
         "",
-        r"(?i)convertto-securestring\s+-asplaintext\s+(?:-string\s+)?" + CLI_VALUE,
+        r"(?i)convertto-securestring\s+-asplaintext\s+(?:-force\s+)?(?:-string\s+)?" + CLI_VALUE,
         not_after="",
         check=lambda value: not value.startswith("-") and literal_password(value),  # (not `-Force`)
     ),
@@ -1729,7 +1752,7 @@ STRUCTURES: list[Rule] = [
         + led("net", r"\w")
         + r"[ \t]+user[ \t]+\S+[ \t]+(?!/)"
         + CLI_VALUE
-        + r"(?=[ \t]+/add\b|[ \t]*(?:\r?\n|$))",
+        + r"(?=[ \t]+/(?:add|domain)\b|[ \t]*(?:\r?\n|$|</))",  # (`/domain`; an event log's `</Data>`)
         not_after="",
         check=literal_password,
     ),
@@ -1906,13 +1929,41 @@ STRUCTURES: list[Rule] = [
     ),
     # A browser test typing into the password field: Playwright's `getByLabel("Password").fill("…")`
     # and `page.fill("#password", "…")`, Selenium's `…"password").send_keys("…")`, Cypress's `.type`
+    # (and C#'s `Locator("#Input_Password").FillAsync("…")`, WebDriver's `By.id("login_pass"))`, a
+    # field kept in a variable, `pw.send_keys("…")`, Capybara's `fill_in 'Password', with: '…'`, and
+    # the DOM's `querySelector('input[name=pass]').value = '…'`)
     *(
-        rule("generic_password", "password", pattern, not_after="", check=literal_password)
+        rule("generic_password", "pass pwd pw.", pattern, not_after="", check=literal_password)
         for pattern in (
-            r"(?i)password[\w#.\[\]=\"' -]{0,30}?\)\s*\.(?:fill|type|send_?keys|setvalue|presssequentially)"
-            r"\(\s*[\"']([^\"'\n]{3,100})[\"']",
-            r"(?i)\.(?:fill|type)\(\s*[\"'][^\"'\n]{0,30}password[^\"'\n]{0,30}[\"']\s*,\s*[\"']([^\"'\n]{3,100})[\"']",
+            r"(?i)(?:pass(?:word|wd)?|pwd)[\w#.\[\]=\"' -]{0,30}?\)+\s*\."
+            r"(?:fill(?:async)?|type(?:async)?|send_?keys|setvalue|presssequentially)"
+            r"\(\s*" + TYPED,
+            r"(?i)\.(?:fill|type)\(\s*(?:\"[^\"\n]{0,40}(?:pass|pwd)[^\"\n]{0,40}\"|'[^'\n]{0,40}(?:pass|pwd)[^'\n]{0,40}')"
+            r"\s*,\s*" + TYPED,
+            r"(?i)fill_in[ \t(]+[\"'][^\"'\n]{0,30}pass[^\"'\n]{0,30}[\"'][ \t]*,[ \t]*with:[ \t]*" + TYPED,
+            r"(?i)(?:pass|pwd)[\w#.\[\]=\"' -]{0,30}?\)\s*\.value\s*=\s*" + TYPED,
         )
+    ),
+    # ... and a field kept in a variable named for it (`pw.send_keys("…")`), led by the call
+    rule(
+        "generic_password",
+        ".send_keys( .sendkeys( .fill( .type( .setvalue(",
+        r"(?i)\.(?:send_?keys|fill|type|setvalue)\(\s*" + TYPED,
+        near=r"\b(?:pw|pwd|pass\w*)",
+        not_after="",
+        check=literal_password,
+    ),
+    # A literal password hashed in code (a seed or a fixture): bcrypt's `hash('…', 10)`, Laravel's
+    # `Hash::make('…')`, PHP's `password_hash('…', …)`, Django's `make_password('…')`, Werkzeug's
+    # `generate_password_hash('…')`, Spring's `passwordEncoder.encode("…")`
+    rule(
+        "generic_password",
+        "bcrypt hash:: hashpw password_hash make_password argon2 passwordencoder hash_password",
+        r"(?i)(?:bcrypt(?:js)?\.hash(?:sync)?|hash::make|password_hash|make_password|generate_password_hash"
+        r"|hashpw|argon2\.hash|bcrypt::password\.create|passwordencoder\.encode|hash_password)"
+        r"\(\s*b?[\"']([^\"'\n]{3,100})[\"']",
+        not_after="",
+        check=literal_password,
     ),
     # redis-cli prints a setting and its value as numbered lines: `1) "requirepass"`, `2) "…"`
     rule(
@@ -1983,7 +2034,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "cli_credentials",
         "connect-viserver",
-        r"(?i)Connect-VIServer.{0,50}-User\s+\S{3,30}\s+.{0,50}?-Password\s+(\S{3,30})",
+        r"(?i)Connect-VIServer.{0,50}-User\s+\S{3,60}\s+.{0,50}?-Password\s+" + CLI_VALUE,
         not_after="",
     ),
     # Twilio's Client(account_sid, auth_token): the 32-hex token after an `AC…` account SID
@@ -2091,7 +2142,7 @@ STRUCTURES: list[Rule] = [
         "cli_credentials",
         "",
         led("net", r"[\w./-]")
-        + r"[ \t]+use\b[^\n]{0,200}?\s(?:/u(?:ser)?:\S+|\\{1,2}\S+)[ \t]+(?!/)"
+        + r"[ \t]+use\b[^\n]{0,200}?\s(?:/u(?:ser)?:\S+|\\{1,2}\S+|\$\w+)[ \t]+(?!/)"
         + CLI_VALUE,
         not_after="",
     ),
@@ -2135,9 +2186,10 @@ STRUCTURES: list[Rule] = [
     ),
     rule(
         "cli_credentials",
-        "passwd kinit realm keystore sudo gpg adcli gcloud kubeseal vault",
+        "passwd kinit iinit devops realm keystore sudo gpg adcli gcloud kubeseal vault",
         ECHOED + r"(?P<secret>[^'\"\n]{3,200})(?P=q)[ \t]*\|[ \t]*"
-        r"(?:sudo[ \t]+)?(?:passwd[ \t]+--stdin|kinit|realm[ \t]+join|\S*-keystore[ \t]+add\b"
+        r"(?:sudo[ \t]+)?(?:passwd[ \t]+--stdin|kinit|iinit|az[ \t]+devops[ \t]+login|realm[ \t]+join"
+        r"|\S*-keystore[ \t]+add\b"
         # (`sudo -S` reads the password from its input, gpg from descriptor 0 when told so)
         r"|sshfs\b[^\n]*password_stdin|sudo(?:[ \t]+-\w+)*[ \t]+-S\b|gpg\b[^\n|]*--passphrase-fd[ =]0\b"
         r"|adcli\b[^\n|]*--stdin-password|[^\n|]{0,200}?--passwd-on-stdin"  # (openconnect's)
@@ -2423,8 +2475,8 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_api_key",
         "token secret password passwd pwd credential key <pass bindpw _pass",
-        r"(?i)<((?![\w-]*keyword|key>|usersecretsid>|authorized_?keys>)(?:[\w-]+:)?[\w-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*"
-        r"|pass|psk|[\w-]*community|[\w-]*_(?:pass|bindpw))(?:\s[^<>]*)?>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
+        r"(?i)<((?![\w-]*keyword|key>|usersecretsid>|authorized_?keys>|[\w-]*(?:type|name|id|usage|length|size|format)>)(?:[\w-]+:)?[\w.-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*"
+        r"|pass|passphrase|psk|[\w-]*community|[\w-]*_(?:pass|bindpw))(?:\s[^<>]*)?>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
         not_after="",
         # (not a path, nor a name: JetBrains' `<secret-storage>master_key</secret-storage>`)
         check=lambda value: re.match(r"[A-Za-z]:\\|[/~]|[a-z]+(?:_[a-z]+)+$", value) is None,
@@ -2470,7 +2522,8 @@ STRUCTURES: list[Rule] = [
             r"(?i)"
             + word
             + r"\\?[\"']?\s*[:=]\s*\\?[\"']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|apikey"
-            r"|credential|(?<![a-z])pat(?![a-z])|(?<![a-z])auth(?![a-z]))"
+            r"|credential|passphrase|(?:account|access|secret|private|master|encryption|signing)[_-]?key"
+            r"|(?<![a-z])pat(?![a-z])|(?<![a-z])auth(?![a-z]))"
             # (the next line may carry a diff's `+`/`-` or a review's `> `)
             r"[\w.-]*\\?[\"']?\s*(?:,|\n(?:>[ \t]*)?[+-]?)\s*(?:-\s*)?"
             r"\\?[\"']?value\\?[\"']?\s*[:=]\s*\\?[\"']?"
@@ -2483,13 +2536,14 @@ STRUCTURES: list[Rule] = [
                 and not value.startswith(("<", "(", "["))  # (`(sensitive - write only)`)
                 # (nor code passing a variable or a call on: `value=minimum_password_length`)
                 and "(" not in value
+                and not value.endswith(":")  # (a YAML key: `value:` then `secretName: …`)
                 and re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value) is None
                 and not metavariable(value)  # (Ansible's `VALUE_SPECIFIED_IN_NO_LOG_PARAMETER`)
                 and not verify.is_stand_in(value)
                 and not re.match(r"[a-z][a-z0-9+.-]*://[^@]*$", value)
             ),
         )
-        for word in ("name", "key")
+        for word in ("name", "key", "option")
     ),
     # ... and a Postman environment's `{"key": "mailgunKey", "value": "…"}`: a key's, a secret's or a
     # token's name, a random value (quoted: keyword arguments `key=…, value=…` are code)
@@ -2631,6 +2685,7 @@ STRUCTURES: list[Rule] = [
         r"(?i)<\s*add\s+key\s*=\s*\"[^\n\"]{0,30}(?:pass|secret|token|api_?key|account_?key|access_?key)[^\n\"]{0,20}\"\s+value\s*=\s*"
         r"\"([^\n\"]{3,100})\"\s*/\s*>",
         not_after="",
+        check=lambda value: not verify.prose_phrase(value),  # (`value="set by environment"`)
     ),
     # An element naming a secret in its `name` or `key` attribute, the value in its `value`
     # attribute or as its text: Ant's and Spring's `<property name="db.password" value="…"/>`,
@@ -3107,7 +3162,9 @@ STRUCTURES: list[Rule] = [
         "key token",
         # (led by the word, what comes before it looked for behind it: a scan for `my` or a line's
         # start would read every character)
-        r"(?i)(?:key|token)\b(?![ \t]*ids?\b)[^\n:]{0,60}?(?::|[ \t]is)[ \t]+([A-Za-z0-9_.+/=-]{16,200}?)"
+        r"(?i)(?:key|token)\b(?![ \t]*ids?\b|[ \t]+(?:type|name|usage|length|size|algorithm|format|version)"
+        r"\b)"
+        r"(?:(?!\bids?\b)[^\n:]){0,60}?(?::|[ \t]is)[ \t]+([A-Za-z0-9_.+/=-]{16,200}?)"
         r"(?=[.,;!?)]*(?:\s|$))",
         near=r"(?:\bmy[ \t]+|(?:^|\n|[>.!?][ \t])[ \t]*)"
         r"(?!(?:cache|primary|foreign|sort|partition|idempotency|public|ssh|gpg|pgp|host|integration|the|this|that|a|an)\b)"

@@ -66,8 +66,10 @@ SERVERS: list[Rule] = [
     rule(
         "generic_password",
         "erlangcookie erlang_cookie erlang-cookie",
-        r"(?i)erlang[_-]?cookie[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9]{16,255})(?![\w+/=-])",
-        not_after=r"\w",
+        # (also `.erlang.cookie: "…"` in a Secret, `--erlang-cookie …`, and the file printed by `cat`)
+        r"(?i)erlang[_.-]?cookie[\"']?(?:[ \t]*[:=][ \t]*|[ \t]+|[^\n]*\n[ \t]*)[\"']?"
+        r"([A-Za-z0-9]{16,255})(?![\w+/=-])",
+        not_after="",  # (`RABBITMQ_ERLANG_COOKIE`)
         check=lambda value: not verify.is_stand_in(value),
     ),
     # Rancher's cluster import URL holds its registration token (`…/v3/import/<token>_c-….yaml`)

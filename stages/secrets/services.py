@@ -2,7 +2,8 @@
 research computing, healthcare, media and publishing, developer laptops): Ghost's Admin API key,
 WordPress' application password, Bitrix24's and IFTTT's webhook URLs, Bunny's storage key,
 express-session's signed cookie, a connection URL percent-encoded into another URL's query, a
-console's `NAME    value` table row, and an Azure key under "Primary key".
+console's `NAME    value` table row or a Markdown one, an Azure key under "Primary key" or after
+its name, .NET's `Section:Password` keys, log4net's `<password value=…>` and WLST's `set(…)`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 import urllib.parse
 
 from pica.stages.secrets import verify
-from pica.stages.secrets.rules import E, Rule, literal_password, random_with_digit, rule
+from pica.stages.secrets.rules import LINE_END, E, Rule, literal_password, random_with_digit, rule
 
 # Azure's account and access keys are 32 or 64 random bytes in base64 (44 or 88 characters)
 AZURE_KEY = r"[A-Za-z0-9+/]{43}=|[A-Za-z0-9+/]{86}=="
@@ -39,14 +40,15 @@ SERVICES: list[Rule] = [
     rule(
         "generic_api_key",
         "key ghost",
-        r"(?<![0-9a-fA-F:])([0-9a-f]{24}:[0-9a-f]{64})(?![0-9a-fA-F])",
+        r":[0-9a-f]{64}(?![0-9a-fA-F])",  # (led by the colon; the id is grown back)
+        grow=r"(?<![0-9a-fA-F:])[0-9a-f]{24}",
         not_after="",
     ),
     # WordPress' application password: 24 letters and digits shown in six groups of four
     # (make.wordpress.org/core/2020/11/05/application-passwords-integration-guide)
     rule(
         "generic_password",
-        "wp wordpress application",
+        "wordpress wp-json wp_ application_password application-password",
         r"(?<![\w ])([A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){5})(?![\w]| \w)",
         not_after="",
         check=mixed_random,
@@ -70,7 +72,7 @@ SERVICES: list[Rule] = [
     # (docs.bunny.net, "AccessKey")
     rule(
         "generic_api_key",
-        "bunny accesskey access_key storage",
+        "bunny",
         r"(?<![0-9a-f-])([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-[0-9a-f]{4}-[0-9a-f]{4})(?![0-9a-f-])",
         not_after="",
     ),
@@ -96,7 +98,7 @@ SERVICES: list[Rule] = [
     rule(
         "url_with_credentials",
         "",
-        r"://:([A-Za-z0-9+/]{20,200}={0,2})@[\w-]+\.[\w.-]+",
+        r"://[\w.%-]{0,64}:([A-Za-z0-9+/_-]{20,200}={0,2})@[\w-]+\.[\w.-]+",
         not_after="",
         check=lambda value: "/" in value and random_with_digit(value),
     ),
@@ -105,9 +107,10 @@ SERVICES: list[Rule] = [
     rule(
         "generic_api_key",
         "secret token password passwd api_key apikey access_key private_key",
-        r"(?im)^[ \t]*[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:secret|token|password|passwd|api_key|apikey|access_key"
-        r"|private_key|secret_key|secret_access_key|auth_token)(?:[ \t]{2,}|\t)(?:(?:plain|secret|sensitive"
-        r"|env|terraform|string|encrypted|plaintext)[ \t]{2,})?([^\s]{12,200})(?=[ \t]{2,}|\t|[ \t]*$)",
+        r"(?i)_(?:secret|token|password|passwd|api_key|apikey|access_key|private_key|secret_key|auth_token)"
+        r"(?:[ \t]{2,}|\t)(?:(?:plain|secret|sensitive|env|terraform|string|encrypted|plaintext)[ \t]{2,})?"
+        r"([^\s]{12,200})(?=[ \t]{2,}|\t|[ \t]*$|[ \t]*\n)",
+        near=r"(?:^|\n)[ \t]*[a-z][a-z0-9]*(?:_[a-z0-9]+)*",  # (the name's start, at its line's)
         not_after="",
         # (not a short hex digest: `fly secrets list` prints each secret's)
         check=lambda value: (
@@ -115,6 +118,63 @@ SERVICES: list[Rule] = [
             and not verify.is_stand_in(value)
             and not re.fullmatch(r"[0-9a-f]{1,31}", value)
         ),
+    ),
+    # A table row naming a secret in its first cell and holding it in the next (GitLab's CI/CD
+    # variables as a Markdown table, a wiki's list of environment variables)
+    rule(
+        "generic_api_key",
+        "|",
+        r"\|[ \t]*`?[A-Z][A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PWD|PASS)[A-Z0-9_]*`?[ \t]*\|"
+        r"[ \t]*`?([^|`\s]{8,200})`?[ \t]*\|",
+        near=r"(?:^|\n)",  # (a row's first cell)
+        not_after="",
+        check=lambda value: (
+            (random_with_digit(value) or literal_password(value)) and not verify.is_stand_in(value)
+        ),
+    ),
+    # .NET's configuration keys, sections joined by `:` (`"Smtp:Password": "…"` in appsettings.json
+    # or secrets.json), and `dotnet user-secrets set "Section:Key" "…"`
+    rule(
+        "generic_password",
+        ':password" :pwd" secret" apikey" api_key" :key" :token" user-secrets',
+        r"(?i)(?:user-secrets[ \t]+set[ \t]+)?\"(?:[\w.-]+:)+\w*"
+        r"(?:password|pwd|secret|apikey|api_key|key|token)\"(?:[ \t]*:[ \t]*|[ \t]+)\"([^\"\n]{6,300})\"",
+        not_after="",
+        check=lambda value: (
+            (literal_password(value) or random_with_digit(value)) and not verify.is_stand_in(value)
+        ),
+    ),
+    # An Azure account key after its name and a space (a properties file, a tool's listing)
+    rule(
+        "azure_credential",
+        "accountkey account_key",
+        r"(?i)account_?key[\"']?[ \t]+[\"']?(" + AZURE_KEY + ")" + E,
+        not_after="",
+        check=random_with_digit,
+    ),
+    # log4net's and NLog's `<password value="…" />`
+    rule(
+        "generic_password",
+        "<password <smtppassword",
+        r"(?i)<\w*password[ \t]+value=\"([^\"\n]{3,200})\"[ \t]*/>",
+        not_after="",
+        check=literal_password,
+    ),
+    # WebLogic's WLST: `set('PasswordEncrypted', '…')` (the value is given in clear, encrypted on save)
+    rule(
+        "generic_password",
+        "set(",
+        r"(?i)\bset\([ \t]*['\"]\w*password\w*['\"][ \t]*,[ \t]*['\"]([^'\"\n]{3,200})['\"][ \t]*\)",
+        not_after="",
+        check=literal_password,
+    ),
+    # Basic credentials written unencoded with a space (REST Client's `Basic user password`)
+    rule(
+        "http_auth_header",
+        "basic",
+        r"(?i)authorization:[ \t]*basic[ \t]+[\w.@-]{1,64}[ \t]+(\S{6,200})" + LINE_END,
+        not_after="",
+        check=lambda value: literal_password(value) or random_with_digit(value),
     ),
     # An Azure key shown under its console label, on its line or the next ("Primary key:",
     # "PRIMARY KEY", "Secondary access key"); a database's primary key holds no base64 of 32 bytes

@@ -96,9 +96,14 @@ SHELLS: list[Rule] = [
     rule(
         "generic_password",
         "",
-        r"(?i)(?:app[ -]?password|application|aplicación|app-passwort|gmail|google)[^\n]{0,40}?"
-        r"(?<![a-z])([a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4})(?![a-z])",
-        check=lambda value: len(set(value.split())) == 4 and verify.few_vowels(value.replace(" ", "")),
+        # (on the line after the words too, and as the 16 letters run together: Yahoo's, Microsoft's)
+        r"(?i)(?:app[ -]?password|application|aplicación|app-passwort|gmail|google)[^\n]{0,80}?(?:\n[ \t>]*)?"
+        r"(?<![\w./-])([a-z]{4}( ?)[a-z]{4}\2[a-z]{4}\2[a-z]{4})(?![\w./-])",
+        check=lambda value: (
+            verify.few_vowels(value.replace(" ", ""))
+            and not verify.sequential_run(value.replace(" ", ""))  # (a manual's `abcd efgh ijkl mnop`)
+            and (" " not in value or len(set(value.split())) == 4)
+        ),
     ),
     # "user / password" in notes and tickets (`ADMIN / Ipmi$Lighthouse5`, `` `admin` / `Leeds-Branch$410` ``,
     # a Wi-Fi's `CasaAzul-Conf / Azulejo-7788`): a name, a slash between spaces, a typed password.
@@ -143,7 +148,8 @@ SHELLS: list[Rule] = [
         "base64",
         r"echo[ \t]+(?:-n[ \t]+)?(['\"])[\w.@-]+:(?P<secret>[^'\"\n]{3,200})\1[ \t]*\|[ \t]*base64\b",
         not_after="",
-        check=literal_password,
+        # (not a record's fields, `build-4821:passed:2024-05-14`)
+        check=lambda value: literal_password(value) and not re.search(r"\d{4}-\d\d-\d\d", value),
     ),
     rule(
         "generic_password",

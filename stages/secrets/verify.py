@@ -157,9 +157,10 @@ def b64_pem_ok(blob: str) -> bool:
 # Chinese and Japanese.
 STAND_IN = re.compile(
     r"(?i)x{4,}|(?<![a-z])x{3}(?![a-z])|\*{3,}|[•●]{3,}|(?:\\u(?:2022|25cf)){3,}|\.\.\.|…|redacted|example|placeholder"
-    r"|(?:change|replace|set)[_-]?me\b|(?:change|replace)[_-]?this(?![a-z])"
+    r"|(?:change|replace|set)[_-]?me(?![a-z0-9])|(?:change|replace)[_-]?this(?![a-z])"
     r"|change[_-]?(?:before|on|at|in|after)[_-]?(?:deploy|install|first|prod|setup|use|login)"
-    r"|autogenerate|your|here\b|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
+    r"|autogenerate|value_specified_in_no_log|your"
+    r"|(?<!sp)(?<!w)(?<!t)here\b|(?-i:[a-z]Here\b)|<[^>]*>|ваш[_ ]|[_ ]здесь|你的|您的|あなたの"
     # (Korean's, Japanese's and Chinese's "here"; autoconf's `@X@`; Burp Intruder's `§payload§`;
     # Windows setup's log; "REPLACE_WITH_…")
     r"|여기에|ここに|在此|not[_-]a[_-]real|^@@?[A-Za-z_][\w.]*@@?$|§|sensitive\*data\*deleted|replace[_-]with"
@@ -224,6 +225,13 @@ VARIABLE = re.compile(
 )
 
 
+def typed_mix(value: str) -> bool:
+    """Both cases and a digit: how people type a password, not how they name a variable."""
+    return (
+        re.search(r"[A-Z]", value) is not None and re.search(r"[a-z]", value) is not None and has_digit(value)
+    )
+
+
 def dollar_as_character(value: str, quoted: bool = True) -> str:
     """The value with each `$` between letters or digits read as a character (`super$ecret`,
     `9MP05ne$C4EJZ…`; in a quoted literal), and each `$` before a name no one would give a variable
@@ -238,6 +246,8 @@ def dollar_as_character(value: str, quoted: bool = True) -> str:
         glued = dollar.start() > 0 and value[dollar.start() - 1].isalnum()
         if named and glued and re.fullmatch(r"(?:[A-Z][a-z]+)+\d*", dollar.group(1)):
             return "S"  # `Tamarind$Ledge4`: no one glues such a variable to a word (`super$ecret` is one)
+        if named and glued and dollar.group(1)[0].islower() and typed_mix(value):
+            return "S"  # `Tavi$tock#Imap7`, `CobaltDesk$upport1`: a typed password's `$` for an `s`
         return "$" if named else "S"
 
     return re.sub(r"\$(?=([A-Za-z_]\w*))", character, value)
@@ -259,7 +269,8 @@ TEMPLATE = re.compile(
     r"|^@(?:keychain|env):"  # altool's and notarytool's `-p @keychain:NAME`: where the password is
     r"|^%env\("  # Symfony's `%env(APP_SECRET)%`
     # a deployment's token to replace (`__SMTP_PASSWORD__`, `%%KEY%%`, TeamCity's `%docker.password%`)
-    r"|^__[A-Z][A-Z0-9_]*__$|^%%\w+%%$|^%\w+(?:\.\w+)+%$"
+    r"|^__?[A-Z][A-Z0-9_]*__?$|^%%\w+%%$|^%\w+(?:\.\w+)+%$"
+    r"|^@@\w+:|^encrypted:\w+!"  # WebLogic Deploy Tooling's `@@SECRET:…@@`, Spinnaker's `encrypted:vault!…`
     # a secret manager's `name:latest`, `name:3` (`gcloud run deploy --set-secrets=X=name:latest`)
     r"|(?-i:(?:^|=)[a-z][a-z0-9_]*-[a-z0-9_-]*:(?:latest|\d+)$)"
     r"|^@Microsoft\.KeyVault\("  # Azure App Service's Key Vault reference
@@ -347,6 +358,19 @@ PUBLIC_KEY_DER = ("MFkwEwYHKoZIzj0CAQ", "MIIBIjANBgkqhkiG9w0BAQEFAAOC", "MCowBQY
 PERMISSIONS = re.compile(r"[a-z]+(?:,[a-z]+)*")
 
 
+# A NATS public nkey: its type's letter (User, Account, Operator, server, Cluster, curve) and base32
+NATS_PUBLIC_KEY = re.compile(r"[UAONCX][A-Z2-7]{55}")
+
+
+def prose_phrase(value: str) -> bool:
+    """Lowercase words with one of prose's small words among them: a remark where a value would be
+    (`set by environment`, `stored in the vault`), not a passphrase."""
+    return (
+        re.fullmatch(r"[a-z]+(?: [a-z]+){2,}", value) is not None
+        and re.search(r"\b(?:by|from|in|the|of|at|on|for|via|see|is|are|was|not)\b", value) is not None
+    )
+
+
 def is_stand_in(value: str) -> bool:
     """xxxx, 0000…, ***, YOUR_KEY_HERE, a truncated `abc...`: written to stand for a secret; or a
     public key, which is published."""
@@ -360,6 +384,8 @@ def is_stand_in(value: str) -> bool:
     if (
         value.startswith(PUBLIC_KEY_DER)
         or PUBLISHED.match(value)
+        or NATS_PUBLIC_KEY.fullmatch(value)
+        or re.fullmatch(r"0x[0-9a-fA-F]{40}", value)  # an Ethereum address
         or (value.startswith("eyJ") and public_jwt(value))
     ):
         return True

@@ -108,6 +108,60 @@ WALLETS: list[Rule] = [
         r"|decode_keyfile_json)\(\s*[^,()\n]+,\s*b?([\"'])(?P<secret>[^\"'\n]{4,100})\1",
         not_after="",
     ),
+    # An Ethereum key handed to the call that makes an account or signs with it: Brownie's
+    # `accounts.add("0x…")`, eth-account's `Account.from_key`, viem's `privateKeyToAccount`,
+    # ethers' `new Wallet(…)`, web3.py's `sign_transaction(tx, "0x…")` and its signing middleware
+    rule(
+        "private_key",
+        "accounts.add from_key privatekeytoaccount wallet( sign_transaction signandsendrawmiddlewarebuilder",
+        r"(?i)(?:accounts\.add|from_key|privatekeytoaccount|wallet|sign_transaction\(\s*[\w.]+\s*,"
+        r"|signandsendrawmiddlewarebuilder\.build)\(?\s*[\"'`]" + HEX64 + r"[\"'`]",
+        not_after="",
+        check=verify.random_enough,
+    ),
+    # ... or as the fallback for its variable (`process.env.TREASURY_PK || "0x…"`)
+    rule(
+        "private_key",
+        "process.env os.getenv os.environ",
+        r"(?i)(?:process\.env\.|os\.(?:getenv|environ\.get)\(\s*[\"'])\w*(?:pk|private_?key|key)[\"']?\s*"
+        r"(?:\|\||\?\?|,)\s*[\"'`]" + HEX64 + r"[\"'`]",
+        not_after="",
+        check=verify.random_enough,
+    ),
+    # The execution client's and the consensus client's shared JWT secret (Engine API, `jwt.hex`:
+    # 32 bytes in hex), in a file's listing, a Secret or a command that writes it
+    rule(
+        "private_key",
+        "jwt.hex jwtsecret jwt-secret jwt_secret",
+        r"(?i)jwt(?:\.hex|[_-]?secret)\b[^\n]{0,40}?[:=> \t\n][ \t\"']*" + HEX64,
+        not_after="",
+        check=verify.random_enough,
+    ),
+    rule(
+        "private_key",
+        "jwt.hex jwtsecret",
+        r"(?i)echo[ \t]+(?:-n[ \t]+)?[\"']?" + HEX64 + r"[\"']?[ \t]*>+[ \t]*\S*jwt",
+        not_after="",
+        check=verify.random_enough,
+    ),
+    # Infura's project id is its key (it is what the URLs above carry)
+    rule(
+        "generic_api_key",
+        "infura_project_id infura-project-id",
+        r"(?i)infura[_-]?project[_-]?id[\"']?[ \t]*[:=][ \t]*[\"']?([0-9a-f]{32})(?![0-9a-f])",
+        not_after="",
+        check=verify.random_enough,
+    ),
+    # Hardhat's configuration variables file: `"NAME": {"value": "…"}` (hardhat.org, "Configuration
+    # variables")
+    rule(
+        "generic_api_key",
+        '"value"',
+        r"\"[A-Z][A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PK|MNEMONIC)\"\s*:\s*\{\s*"
+        r"\"value\"\s*:\s*\"([^\"\n]{8,300})\"",
+        not_after="",
+        check=lambda value: random_with_digit(value) or verify.random_enough(value.removeprefix("0x")),
+    ),
     # The Graph's deploy key: `graph auth --studio <key>` (thegraph.com/docs, "Deploy a subgraph")
     rule("generic_api_key", "graph auth", r"graph auth(?:[ \t]+--\w+)*[ \t]+([0-9a-f]{32})(?![0-9a-f])"),
 ]

@@ -57,21 +57,39 @@ from pica.stages.secrets import find_secrets, redact
             "STRIPE_SECRET_KEY      Rk7Lw2Qz9Xn4Vm8Tp3Ys6Bc1Fd5Gh0Jk          env\n",
             "Rk7Lw2Qz9Xn4Vm8Tp3Ys6Bc1Fd5Gh0Jk",
         ),
-        ("SENTRY_AUTH_TOKEN     Secret    Wq4Er7Ty1Ui5Op9As3Df6Gh2Jk8Lz0Xc\n", "Wq4Er7Ty1Ui5Op9As3Df6Gh2Jk8Lz0Xc"),
+        (
+            "SENTRY_AUTH_TOKEN     Secret    Wq4Er7Ty1Ui5Op9As3Df6Gh2Jk8Lz0Xc\n",
+            "Wq4Er7Ty1Ui5Op9As3Df6Gh2Jk8Lz0Xc",
+        ),
         # an Azure key under its console label, on its line and the next
-        ("Primary key: Lk9Jh8Gf7Ds6Ap5Oi4Uy3Tr2Ew1Qz0Xc9Vb8Nm7Lk6J=\n", "Lk9Jh8Gf7Ds6Ap5Oi4Uy3Tr2Ew1Qz0Xc9Vb8Nm7Lk6J="),
+        (
+            "Primary key: Lk9Jh8Gf7Ds6Ap5Oi4Uy3Tr2Ew1Qz0Xc9Vb8Nm7Lk6J=\n",
+            "Lk9Jh8Gf7Ds6Ap5Oi4Uy3Tr2Ew1Qz0Xc9Vb8Nm7Lk6J=",
+        ),
         (
             "Secondary key\nZm9Xk2Lp7Qw4Er8Ty1Ui5Op3As6Df9Gh2Jk4Lz7Xc1Vb5Nm8Qw2Er6Ty9Ui3Op7As1Df4Gh8Jk2Lz5Xc9Vb3Nm6Q==\n",
             "Zm9Xk2Lp7Qw4Er8Ty1Ui5Op3As6Df9Gh2Jk4Lz7Xc1Vb5Nm8Qw2Er6Ty9Ui3Op7As1Df4Gh8Jk2Lz5Xc9Vb3Nm6Q==",
         ),
         # options named for a secret after other words, or joined to what the password is for
-        ("restic-server --storage-b2-secret-key K004xP9qR2sT5vW8yZ1bD4fG7hJ0kM3nQ6\n", "K004xP9qR2sT5vW8yZ1bD4fG7hJ0kM3nQ6"),
-        ("ngrok http 8080 --authtoken 2aBcD3eFgH4iJkL5mNoP6qRsT7uVwX8yZ_9AbC1dEf\n", "2aBcD3eFgH4iJkL5mNoP6qRsT7uVwX8yZ_9AbC1dEf"),
+        (
+            "restic-server --storage-b2-secret-key K004xP9qR2sT5vW8yZ1bD4fG7hJ0kM3nQ6\n",
+            "K004xP9qR2sT5vW8yZ1bD4fG7hJ0kM3nQ6",
+        ),
+        (
+            "ngrok http 8080 --authtoken 2aBcD3eFgH4iJkL5mNoP6qRsT7uVwX8yZ_9AbC1dEf\n",
+            "2aBcD3eFgH4iJkL5mNoP6qRsT7uVwX8yZ_9AbC1dEf",
+        ),
         ("ghost install --dbuser blog --dbpass 'Lantern#Quay61' --no-prompt\n", "Lantern#Quay61"),
         ("linode-cli linodes create --root_pass 'Orchid!Fjord27' --type g6-standard-1\n", "Orchid!Fjord27"),
-        ("ProxyCommand ncat --proxy gw.example.com:3128 --proxy-auth alice:Copper.Reef.774 %h %p\n", "Copper.Reef.774"),
+        (
+            "ProxyCommand ncat --proxy gw.example.com:3128 --proxy-auth alice:Copper.Reef.774 %h %p\n",
+            "Copper.Reef.774",
+        ),
         # a name/value pair led by `key` (Render's and DigitalOcean's app specs), and an `_auth`
-        ("envVars:\n  - key: SESSION_SECRET\n    value: Vb8Nm2Qw5Er9Ty3Ui7Op1As4Df6Gh0Jk=\n", "Vb8Nm2Qw5Er9Ty3Ui7Op1As4Df6Gh0Jk="),
+        (
+            "envVars:\n  - key: SESSION_SECRET\n    value: Vb8Nm2Qw5Er9Ty3Ui7Op1As4Df6Gh0Jk=\n",
+            "Vb8Nm2Qw5Er9Ty3Ui7Op1As4Df6Gh0Jk=",
+        ),
         ('{"key": "TF_VAR_cache_auth", "value": "Xp4Lq8Zr2Nk6Wm0Tb"}', "Xp4Lq8Zr2Nk6Wm0Tb"),
         # Oracle's Data Pump called by its path from a crontab
         ("0 2 * * * /opt/oracle/19c/bin/impdp system/Harbor!Gate44@ORCL schemas=HR\n", "Harbor!Gate44"),
