@@ -130,13 +130,17 @@ def ruleset() -> RuleSet:
     from pica.stages.secrets.admin_scripts import ADMIN_SCRIPTS
     from pica.stages.secrets.automation import AUTOMATION
     from pica.stages.secrets.brokers import BROKERS
+    from pica.stages.secrets.chat import CHAT
     from pica.stages.secrets.code_literals import CODE_LITERALS
     from pica.stages.secrets.commerce import COMMERCE
     from pica.stages.secrets.desktops import DESKTOPS
+    from pica.stages.secrets.devices import DEVICES
     from pica.stages.secrets.dotfiles import DOTFILES
     from pica.stages.secrets.finance import FINANCE
+    from pica.stages.secrets.firmware import FIRMWARE
     from pica.stages.secrets.games import GAMES
     from pica.stages.secrets.mail import MAIL
+    from pica.stages.secrets.mainframe import MAINFRAME
     from pica.stages.secrets.network import NETWORK
     from pica.stages.secrets.pipelines import PIPELINES
     from pica.stages.secrets.qa_tools import QA_TOOLS
@@ -175,6 +179,10 @@ def ruleset() -> RuleSet:
         + WINDOWS
         + QA_TOOLS
         + BROKERS
+        + MAINFRAME
+        + DEVICES
+        + FIRMWARE
+        + CHAT
     )
     gates, anchored = zip(*(gate(rule) for rule in rules), strict=True)
     quoted = frozenset(i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern))

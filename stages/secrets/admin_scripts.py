@@ -106,7 +106,8 @@ ADMIN_SCRIPTS: list[Rule] = [
     rule(
         "generic_password",
         "....",
-        r"\.\.\.\.\.*[ \t]*(\S{4,200})" + LINE_END,
+        # (a remark may follow after two spaces: `kM7!xq2Rv9Lp   [x] Password is changed.`)
+        r"\.\.\.\.\.*[ \t]*(\S{4,200})(?:[ \t]{2,}[^\n]{0,80})?" + LINE_END,
         near=r"(?i:password|passwd|passphrase|passcode|pin|token|secret|api key)[ \t]*",
         not_after="",
         check=literal_password,

@@ -164,6 +164,12 @@ LOGIN_CALLS = [
         r"\.bind",  # LDAP's `l.Bind("CN=…,DC=…", "…")`
         r"simple_bind\w*",  # python-ldap's `simple_bind_s(dn, "…")`
         "ldap_bind",  # PHP's `ldap_bind($c, "user", "…")`
+        # ArcGIS' `GIS(url, "user", "…")` and `SignInToPortal(url, "user", "…")`, sentinelsat's
+        # `SentinelAPI("user", "…", url)`, PocketBase's `authWithPassword("user", "…")`
+        "gis",
+        "signintoportal",
+        "sentinelapi",
+        r"auth_?with_?password",
     )
 ]
 # One argument: a quoted literal, perhaps converted (`.to_owned()`, `.toCharArray()`), or anything else

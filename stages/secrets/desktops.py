@@ -49,7 +49,7 @@ DESKTOPS: list[Rule] = [
     rule(
         "generic_password",
         "psk",
-        r"(?:wpa-psk|set_network[ \t]+\d+[ \t]+psk)[ \t]+\"([^\"\n]{8,63})\"",
+        r"(?:wpa-psk|set_network[ \t]+\d+[ \t]+psk)[ \t]+'?\"([^\"\n]{8,63})\"",  # (wpa_cli's `'"…"'`)
         not_after="",
         check=literal_password,
     ),

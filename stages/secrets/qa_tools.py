@@ -68,7 +68,7 @@ QA_TOOLS: list[Rule] = [
     rule(
         "cli_credentials",
         "--key",
-        r"--key[= ][\"']?([A-Za-z0-9_-]{16,200})(?![\w./-])",
+        r"--key[= ][\"']?([A-Za-z0-9_-]{16,600})(?![\w./-])",
         not_after=r"\w-",
         check=lambda value: arguments.machine_made(value) and not re.fullmatch(r"[0-9a-f]{1,40}", value),
     ),

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pica.stages.secrets import arguments, verify
-from pica.stages.secrets.keyed import CONCEPT_WORDS, PATH_LIKE, keyed_value_is_secret
+from pica.stages.secrets.keyed import CONCEPT_WORDS, NAMED_THING, PATH_LIKE, keyed_value_is_secret
 from pica.stages.secrets.verify import has_digit
 
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
@@ -1627,7 +1627,10 @@ STRUCTURES: list[Rule] = [
         # asks for it, and `db` is the database (MySQL manual, --password)
         unless=r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb)\b",
         # a password spray's list (`nxc smb … -u users.txt -p passwords.txt`) is no password
-        check=lambda value: re.fullmatch(r"[\w./~-]+\.(?:txt|lst|list|dic|dict|csv)", value) is None,
+        check=lambda value: (
+            re.fullmatch(r"[\w./~-]+\.(?:txt|lst|list|dic|dict|csv)", value) is None
+            and not NAMED_THING.fullmatch(value)
+        ),  # (Control-M's agent `-p ALL`)
     ),
     rule(
         "cli_credentials",
@@ -1689,9 +1692,13 @@ STRUCTURES: list[Rule] = [
     # `--authtoken`): machine-made, as any key is
     rule(
         "cli_credentials",
-        "secret-key secret_key authtoken auth-token access-token private-token deploy-key access-key",
-        r"(?i)--(?:[a-z0-9]+[-_])*(?:secret[-_]key|secret[-_]access[-_]key|authtoken|auth[-_]token|deploy[-_]key"
-        r"|access[-_]token|private[-_]token|access[-_]key)[= ]\s?['\"]?([^\s'\";)]{16,200})",
+        "secret-key secret_key authtoken -token _token deploy-key access-key presharedkey pre-shared",
+        r"(?i)--(?:[a-z0-9]+[-_.])*(?:secret[-_]key|secret[-_]access[-_]key|authtoken|deploy[-_]key|access[-_]key"
+        # (the tokens that authenticate, `--org-token`; AWS' CLI has a dozen that do not:
+        # `--request-token`, `--lifecycle-action-token`, `--sequence-token`, `--next-token`)
+        r"|(?:org|auth|access|private|deploy|refresh|session|service|bot|bearer|user|admin|app|account|project"
+        r"|team|api|cli|registry)[-_]token"
+        r"|pre-?shared-?key)[= ]\s?['\"]?([^\s'\";)]{16,200})",
         not_after=r"\w-",
         check=lambda value: random_with_digit(value) and not verify.is_stand_in(value),
     ),
@@ -2152,8 +2159,9 @@ STRUCTURES: list[Rule] = [
             "cli_credentials",
             "",
             led(tool, r"[\w.-]")  # (also as a path: `/u01/…/bin/expdp system/…@DB` in a crontab)
-            + r"(?:\s+-[A-Za-z]+)*\s+(?:target=|userid=|(?:target|catalog|auxiliary)\s+)?['\"]?[\w$#]+/"
-            r"([^\s/@'\"]{3,200})(?=@|['\"\s]|$)",
+            # (`rman target / catalog u/p@…`; a password quoted inside: `system/'…'@DB`)
+            + r"(?:\s+-[A-Za-z]+)*\s+(?:target\s+/\s+)?(?:target=|userid=|(?:target|catalog|auxiliary)\s+)?"
+            r"['\"]?[\w$#]+/['\"]?([^\s/@'\"]{3,200})['\"]?(?=@|['\"\s]|$)",
             not_after="",
             check=literal_password,  # not a manual's `username/password@…`
         )
@@ -2650,7 +2658,7 @@ STRUCTURES: list[Rule] = [
     rule(
         "generic_api_key",
         "key(",
-        r"(?i)key\(\s*[\"']([^\"'\n]{16,200})[\"']\s*\)",
+        r"(?i)key\(\s*[\"']([^\"'\n]{16,600})[\"']\s*\)",  # (Appwrite's are 256 hex and more)
         not_after="",
         near=r"\b(?:set|with)_?[a-z_]*",
         check=arguments.machine_made,  # (not words and numbers: `user-profile-1234`)
@@ -3167,7 +3175,8 @@ STRUCTURES: list[Rule] = [
         r"(?:(?!\bids?\b)[^\n:]){0,60}?(?::|[ \t]is)[ \t]+([A-Za-z0-9_.+/=-]{16,200}?)"
         r"(?=[.,;!?)]*(?:\s|$))",
         near=r"(?:\bmy[ \t]+|(?:^|\n|[>.!?][ \t])[ \t]*)"
-        r"(?!(?:cache|primary|foreign|sort|partition|idempotency|public|ssh|gpg|pgp|host|integration|the|this|that|a|an)\b)"
+        r"(?!(?:cache|primary|foreign|sort|partition|idempotency|public|ssh|gpg|pgp|host|integration|the|this|that|a|an"
+        r"|sync|next|page|self-signing|user-signing|signing|sender|identity|device)\b)"
         r"[\w.-]+(?:[ \t]+api)?[ \t]+",
         not_after="",
         check=lambda value: machine_made(value, '"'),

@@ -20,6 +20,7 @@ from pica.stages.secrets.rules import (
     Rule,
     directive_password,
     literal_password,
+    metavariable,
     random_with_digit,
     rule,
 )
@@ -377,7 +378,8 @@ SERVERS: list[Rule] = [
         r"(?i)(?:psdmtx|pmrep|infacmd(?:\.sh)?)\b(?:[^\n|;&]|\\\r?\n)*?[ \t]-(?:cp|x|pd|cpd)[ \t]+"
         + QUOTED_OR_BARE,
         not_after="",
-        check=literal_password,
+        # (`-X` names the variable that holds it: `INFA_REPCNX_PWD`)
+        check=lambda value: literal_password(value) and not metavariable(value),
     ),
     rule(
         "cli_credentials",

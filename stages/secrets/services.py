@@ -12,7 +12,7 @@ import re
 import urllib.parse
 
 from pica.stages.secrets import verify
-from pica.stages.secrets.rules import LINE_END, E, Rule, literal_password, random_with_digit, rule
+from pica.stages.secrets.rules import CLI_VALUE, LINE_END, E, Rule, literal_password, random_with_digit, rule
 
 # Azure's account and access keys are 32 or 64 random bytes in base64 (44 or 88 characters)
 AZURE_KEY = r"[A-Za-z0-9+/]{43}=|[A-Za-z0-9+/]{86}=="
@@ -167,6 +167,40 @@ SERVICES: list[Rule] = [
         r"(?i)\bset\([ \t]*['\"]\w*password\w*['\"][ \t]*,[ \t]*['\"]([^'\"\n]{3,200})['\"][ \t]*\)",
         not_after="",
         check=literal_password,
+    ),
+    # ECMWF's and Copernicus' `.cdsapirc`: `key: <user id>:<API key, a UUID>`
+    rule(
+        "generic_api_key",
+        "key:",
+        r"(?im)^key:[ \t]*(\d{3,9}:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})",
+        not_after="",
+    ),
+    # GDAL's `--config <option> <value>` for a secret's option (`AWS_SECRET_ACCESS_KEY`)
+    rule(
+        "cli_credentials",
+        "--config",
+        r"(?i)--config[ \t]+\w*(?:secret|password|passwd|token|key)\w*[ \t]+" + CLI_VALUE,
+        not_after="",
+        check=lambda value: random_with_digit(value) or literal_password(value),
+    ),
+    # Oracle's `user/password@service` in a MapServer CONNECTION or an OGR `OCI:` name
+    rule(
+        "db_connection_string",
+        "connection oci:",
+        r"(?i)(?:connection[ \t]+\"|oci:)[\w$#]+/([^\s/@\"']{3,100})@[\w.:/-]+",
+        not_after="",
+        check=literal_password,
+    ),
+    # Convex's deploy key: `<kind>:<deployment>|<base64 JSON>` (docs.convex.dev, "Deploy keys")
+    rule(
+        "generic_api_key",
+        "|eyj2mii6",
+        r"(?:prod|preview|dev|project):[\w:-]{3,100}\|eyJ2MiI6[A-Za-z0-9+/=_-]{20,400}",
+        not_after=r"\w",
+    ),
+    # Lambda Cloud's API key: `secret_<name>_<32 hex>.<32 random>`
+    rule(
+        "generic_api_key", "secret_", r"secret_[\w-]{1,64}_[0-9a-f]{32}\.[A-Za-z0-9]{32}" + E, not_after=r"\w"
     ),
     # Basic credentials written unencoded with a space (REST Client's `Basic user password`)
     rule(

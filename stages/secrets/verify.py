@@ -270,7 +270,9 @@ TEMPLATE = re.compile(
     r"|^%env\("  # Symfony's `%env(APP_SECRET)%`
     # a deployment's token to replace (`__SMTP_PASSWORD__`, `%%KEY%%`, TeamCity's `%docker.password%`)
     r"|^__?[A-Z][A-Z0-9_]*__?$|^%%\w+%%$|^%\w+(?:\.\w+)+%$"
-    r"|^@@\w+:|^encrypted:\w+!"  # WebLogic Deploy Tooling's `@@SECRET:…@@`, Spinnaker's `encrypted:vault!…`
+    # WebLogic Deploy Tooling's `@@SECRET:…@@`, Spinnaker's `encrypted:vault!…`, Auth0's deploy CLI's
+    # `##NAME##`, a placeholder cut at its space (`<INSERT …`)
+    r"|^@@\w+:|^encrypted:\w+!|^##\w+##$|^<[A-Za-z]"
     # a secret manager's `name:latest`, `name:3` (`gcloud run deploy --set-secrets=X=name:latest`)
     r"|(?-i:(?:^|=)[a-z][a-z0-9_]*-[a-z0-9_-]*:(?:latest|\d+)$)"
     r"|^@Microsoft\.KeyVault\("  # Azure App Service's Key Vault reference

@@ -1,0 +1,128 @@
+"""What sets 95 to 102 showed (docs/redaction.md, fourteenth pass): mainframes and schedulers
+(mainframe.py), office devices and access control (devices.py), firmware and fleets (firmware.py),
+chat servers (chat.py), and the near misses beside them. Values here are typed or generated for the
+test."""
+
+from __future__ import annotations
+
+import pytest
+
+from pica.stages.secrets import find_secrets, redact
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # mainframes, IBM i, schedulers
+        ("CHGUSRPRF USRPRF(FTPPAYX) PASSWORD(Lark5pur-Hill) PWDEXPITV(*NOMAX)\n", "Lark5pur-Hill"),
+        ("  TSO ALU SVCCICS PASSWORD(C1CSRUN5) NOEXPIRED\n", "C1CSRUN5"),
+        (
+            "ALTUSER DBADM2 PHRASE('Copper kettle rides the 7:15 south') NOEXPIRED\n",
+            "Copper kettle rides the 7:15 south",
+        ),
+        (
+            "RUNRMTCMD CMD('x') RMTLOCNAME('10.1.4.22' *IP) RMTUSER(EDISVC) RMTPWD('Pq8$Summer')\n",
+            "Pq8$Summer",
+        ),
+        ("DEFINE AUTHINFO(L) AUTHTYPE(IDPWLDAP) LDAPUSER('svc') LDAPPWD('Bnd#Ord3rQ8')\n", "Bnd#Ord3rQ8"),
+        ("  SIGNON USERID=(NDMBAT,Nd7mB4ty) ESF=NO\n", "Nd7mB4ty"),
+        ("       01  WS-PASSWORD         PIC X(18) VALUE 'Trg7#pLm3Q'.\n", "Trg7#pLm3Q"),
+        ("           MOVE 'Fg7#Lkr3'    TO WS-DB-PWD\n", "Fg7#Lkr3"),
+        ("dcl-s rmtPwd  char(128) inz('Sl8te&Mortar45');\n", "Sl8te&Mortar45"),
+        (
+            "//FTPSTEP EXEC PGM=FTP\n//INPUT    DD *\nftp.bank.example\nachxfer Zq4#Lm9x\nPUT 'A.B'\n",
+            "Zq4#Lm9x",
+        ),
+        ('( echo "user svcxfer Sunny-Meadow-83"; echo "bye" ) | ftp -n 10.0.0.9\n', "Sunny-Meadow-83"),
+        ('dtexec /F "D:\\SSIS\\Load.dtsx" /DECRYPT "Pkg#Crypt2024" /REPORTING EW\n', "Pkg#Crypt2024"),
+        ('  /Par "$Project::SftpPassword";"Lockb0x#Remit8" ^\n', "Lockb0x#Remit8"),
+        ("mysql_password;Web$hop-Talend8\n", "Web$hop-Talend8"),
+        ('cf.setStringProperty(WMQConstants.PASSWORD, "Ord3rs#Qm2Feb");\n', "Ord3rs#Qm2Feb"),
+        (
+            "ctm env add qa https://ctm-qa.example:8443/automation-api qa_deployer Qa#Deploy-3382\n",
+            "Qa#Deploy-3382",
+        ),
+        (
+            "$ua->credentials('reports.example:443', 'Reports', 'rptfetch', 'F3tch!Reports2');\n",
+            "F3tch!Reports2",
+        ),
+        ("expdp system/'Exp0rt!Sys25'@FINPRD schemas=FIN\n", "Exp0rt!Sys25"),
+        # office devices and access control
+        ("[snmp]\n  write_community: rw-Apc-Shutd0wn2\n", "rw-Apc-Shutd0wn2"),
+        ("User1Name=zabbix\nUser1AuthPhrase=Zbx-Ups-Phrase8\n", "Zbx-Ups-Phrase8"),
+        ('! U1 setvar "wlan.wpa.wpa_psk" "Zebra-Pack-Line4!"\n', "Zebra-Pack-Line4!"),
+        ("MONITOR ups@10.4.0.2 1 monuser UpsMonUser!56x secondary\n", "UpsMonUser!56x"),
+        ("  Network Key        : Prn$Wireless-2024-Q1\n", "Prn$Wireless-2024-Q1"),
+        (
+            '    {"port": 1, "osdp": {"scbk": "5603C0B5B73550A13ACC4A250FFCEF71"}}\n',
+            "5603C0B5B73550A13ACC4A250FFCEF71",
+        ),
+        ("sector = 7\nkey_a = 644EEBFFBA88\n", "644EEBFFBA88"),
+        ("    Password ................... kM7!xq2Rv9Lq   [x] Password is changed.\n", "kM7!xq2Rv9Lq"),
+        # firmware and fleets
+        (
+            'config WIFI_PASSWORD\n        string "WiFi Password"\n        default "Conveyor%Belt%13"\n',
+            "Conveyor%Belt%13",
+        ),
+        ('EXTRA_USERS_PARAMS = "usermod -P BeaconTide45 root; "\n', "BeaconTide45"),
+        (
+            "fw_setenv provisioning_key 557c50bc14353b76eff236ffe8642ed6d188f477610886a65971f6ac63830976\n",
+            "557c50bc14353b76eff236ffe8642ed6d188f477610886a65971f6ac63830976",
+        ),
+        ("build_flags =\n  -D CLIENT_PASS='\"Spotlight-Gel-418\"'\n", "Spotlight-Gel-418"),
+        ("[[[  Xylo-Fern-Quartz-89  ]]] vendor/acme/security/releasekey\n", "Xylo-Fern-Quartz-89"),
+        ('uart:~$ wifi connect -s "Lab AP" -k 1 -p Solder-Flux-Reel8\n', "Solder-Flux-Reel8"),
+        ("hawkbit.security.user.admin.password={noop}Update-Gate-7302\n", "Update-Gate-7302"),
+        # chat servers, app backends, geodata
+        ("syt_am8_uWIYSPNuZKSinLqTEPbY_1WRlV7\n", "syt_am8_uWIYSPNuZKSinLqTEPbY_1WRlV7"),
+        (
+            'matrix_synapse_signing_key: "ed25519 a_HFdf TpbrcDEnZ8rqEKZoC4arb8VXEUm8j2ZyKSCAnu13yvx"\n',
+            "TpbrcDEnZ8rqEKZoC4arb8VXEUm8j2ZyKSCAnu13yvx",
+        ),
+        ("/oper root Tidal.Basil.405\n", "Tidal.Basil.405"),
+        ("$ ejabberdctl register notifier example.org Sparrow+Kettle+607\n", "Sparrow+Kettle+607"),
+        ("$ ./pocketbase superuser upsert ops@example.io 'Quartz-Owl-7732!'\n", "Quartz-Owl-7732!"),
+        (
+            "url: https://cds.climate.copernicus.eu/api\nkey: 249233:36c3ebda-7b76-4b40-8e1c-48d903a9fcf8\n",
+            "249233:36c3ebda-7b76-4b40-8e1c-48d903a9fcf8",
+        ),
+        (
+            'gis = GIS("https://gis.example.gov/portal", "gisadmin_svc", "Cedar!Ridge#2025")\n',
+            "Cedar!Ridge#2025",
+        ),
+        (
+            "gdalinfo --config AWS_SECRET_ACCESS_KEY 2o8HzpGSNHOienCaehfBGw/gwIX0pVKAdMrg+xF4 /vsis3/b/x.tif\n",
+            "2o8HzpGSNHOienCaehfBGw/gwIX0pVKAdMrg+xF4",
+        ),
+    ],
+)
+def test_what_sets_95_to_102_showed_is_redacted(text, secret):
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "exec sql connect to :rmtDb user :rmtUsr using :rmtPwd;\n",
+        " PASSWORD ENVELOPED=NO\n",
+        "@reboot /opt/ctm/agent/start-ag -u ctmagent -p ALL\n",
+        "$ pmrep connect -r REP -d Domain -n repadmin -X INFA_REPCNX_PWD\n",
+        "qmgr = pymqi.connect('QMINV01', 'INV.PY.SVRCONN', 'mq.example(1414)', 'invpy', password)\n",
+        '    "Password": { "Secret": "ctm_fin_oracle_pw" }\n',
+        "//SYSIN    DD *\n  INCLUDE COND=(1,8,CH,EQ,C'PASSWORD',AND,20,3,CH,EQ,C'REV')\n",
+        ': "${UPS_COMMUNITY:?UPS_COMMUNITY must be set}"\n',
+        "SNMP version: v2c   Community: (set)   Port: 161 UDP\n",
+        "  preshared key: (hidden)\n",
+        'def cn_soundarajan_hopcroft(G, ebunch=None, community="community"):\n',
+        "    >>> input = torch.tensor([[[1, 2, 3, 4, 5, 6, 7]]], dtype=torch.float)\n",
+        "    def password(self) -> str | None:\n",
+        "aws autoscaling complete-lifecycle-action --lifecycle-action-token bcd2f1b8-9a78-44d3-8a7a-4dd07d7cf635\n",
+        "    password: \"{{ lookup('hashi_vault', 'secret=secret/data/ups/idf2:password') }}\"\n",
+        "sync token: s520616_1269055_0_89652_41995_2990_9119_37306_0_1\n",
+        '\tpassword "71:e6:90:58:5b:53:5a:19:29:d3:4a:a3:0e:2e:1b:40" { certfp; };\n',
+        '  "AUTH0_CLIENT_SECRET": "##AUTH0_CLIENT_SECRET##",\n',
+        "password <INSERT SECRET TOKEN>\n",
+    ],
+)
+def test_what_sets_95_to_102_showed_is_left_alone(text):
+    assert find_secrets(text) == []
