@@ -143,6 +143,7 @@ def ruleset() -> RuleSet:
     from pica.stages.secrets.mainframe import MAINFRAME
     from pica.stages.secrets.network import NETWORK
     from pica.stages.secrets.pipelines import PIPELINES
+    from pica.stages.secrets.pki import PKI
     from pica.stages.secrets.qa_tools import QA_TOOLS
     from pica.stages.secrets.rules import CONTEXTUAL, GOOGLE_PUBLIC_KEYS, STRUCTURES, TOKENS
     from pica.stages.secrets.secret_stores import SECRET_STORES
@@ -183,6 +184,7 @@ def ruleset() -> RuleSet:
         + DEVICES
         + FIRMWARE
         + CHAT
+        + PKI
     )
     gates, anchored = zip(*(gate(rule) for rule in rules), strict=True)
     quoted = frozenset(i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern))

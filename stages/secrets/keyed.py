@@ -324,6 +324,8 @@ def keyed_value_is_secret(
         return False
     if re.fullmatch(r"[a-z][a-z0-9_-]*(?:/[a-z0-9_.-]+){2,}(?::\w+)?", value):
         return False  # a secret store's path and field (Vault's `secret/data/ups/idf2:password`)
+    if re.fullmatch(r"[\w.-]+(?:%20[\w.#%-]+)+", value):
+        return False  # words, URL-encoded: a PKCS#11 URI's token label (`token=System%20Trust`)
     if prose_phrase(value):
         return False  # a remark in the value's place: `set by environment`
     if NAMED_THING.fullmatch(value) or (secret_name and re.fullmatch(r"[a-z]{2,}(?:_[a-z]{2,}){2,}", value)):
@@ -457,6 +459,8 @@ def keyed_value_is_secret(
         phrase = secret_name and len(re.split(r"[_-]", value.rstrip("0123456789_-"))) >= 3
         if typed_phrase(value) and (password_name or re.search(r"(?i)secret|token$", word)):
             return True  # `Bramble-Heron-150`, `otter-Basin-5561`: chosen, not a resource's name
+        if password_name and re.fullmatch(r"[A-Z][a-z]+(?:[_-][A-Z][a-z]+)+[_-]?\d+", value):
+            return True  # `Tokyo-Drift-Keys9`: capitalised words and a number, even one naming a key
         return (password_name or phrase) and not CONCEPT_WORDS.search(value)
     if re.fullmatch(r"\d+", value) or (
         re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]*)*\d?", value) and not few_letters_vowels(value)

@@ -2482,9 +2482,10 @@ STRUCTURES: list[Rule] = [
     # `<Pass encoding="base64">…</Pass>`, OPNsense's `<auth_pass>`, `<ldap_bindpw>`; not a key's file
     rule(
         "generic_api_key",
-        "token secret password passwd pwd credential key <pass bindpw _pass",
-        r"(?i)<((?![\w-]*keyword|key>|usersecretsid>|authorized_?keys>|[\w-]*(?:type|name|id|usage|length|size|format)>)(?:[\w-]+:)?[\w.-]*(?:token|secret|password|passwd|pwd|credentials?|apikey|api_key|key)[\w-]*"
-        r"|pass|passphrase|psk|[\w-]*community|[\w-]*_(?:pass|bindpw))(?:\s[^<>]*)?>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
+        "token secret password passwd passphrase pwd credential key <pass <pin> storepass keypass "
+        "bindpw _pass",
+        r"(?i)<((?![\w-]*keyword|key>|usersecretsid>|authorized_?keys>|[\w-]*(?:type|name|id|usage|length|size|format)>)(?:[\w-]+:)?[\w.-]*(?:token|secret|password|passwd|passphrase|pwd|credentials?|apikey|api_key|key)[\w-]*"
+        r"|pass|pin|storepass|keypass|psk|[\w-]*community|[\w-]*_(?:pass|bindpw))(?:\s[^<>]*)?>\s*(?P<secret>[^<\s]{8,})\s*</\1>",
         not_after="",
         # (not a path, nor a name: JetBrains' `<secret-storage>master_key</secret-storage>`)
         check=lambda value: re.match(r"[A-Za-z]:\\|[/~]|[a-z]+(?:_[a-z]+)+$", value) is None,

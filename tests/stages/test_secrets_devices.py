@@ -126,3 +126,49 @@ def test_what_sets_95_to_102_showed_is_redacted(text, secret):
 )
 def test_what_sets_95_to_102_showed_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # set 109, certificates and tokens (pki.py), read after its first look
+        ('        "-passout", "pass:t0ucan-Sunrise-85",\n', "t0ucan-Sunrise-85"),
+        ("keytool -list -v -keystore k.jks -storepass Granite&Moss48 | grep Alias\n", "Granite&Moss48"),
+        ('  -key "pkcs11:token=test-ca;object=root-key;type=private;pin-value=755455" \\\n', "755455"),
+        ("softhsm2-util --init-token --slot 0 --label signing --pin 'MapleSyrup#Q5'\n", "MapleSyrup#Q5"),
+        ("ykman piv access unblock-pin --puk 13576938\n", "13576938"),
+        (
+            "pkcs11-tool --module /usr/lib/softhsm/libsofthsm2.so -l -p 122CjDrn9 --list-objects\n",
+            "122CjDrn9",
+        ),
+        (
+            'signtool sign /fd sha256 /f signing.pfx /p "Lemonade-Stand-47" out\\app.exe\n',
+            "Lemonade-Stand-47",
+        ),
+        ("aws-cloudhsm > loginHSM CU app_signer Bergamot#Earl13\n", "Bergamot#Earl13"),
+        ("export CLOUDHSM_PIN=svc_codesign:Hedgehog#Winter24\n", "Hedgehog#Winter24"),
+        ('    encryption_algorithm=BestAvailableEncryption(b"M0nday$Standup2"),\n', "M0nday$Standup2"),
+        ("with token.open(user_pin='Lighthouse78#Keys') as session:\n", "Lighthouse78#Keys"),
+        (
+            "  --eab-hmac-key zUpo7EY97PY93sbzVNQaEw0TtnYpfsfPxbtP7pz9Rnf7VsG0KVM0Md \\\n",
+            "zUpo7EY97PY93sbzVNQaEw0TtnYpfsfPxbtP7pz9Rnf7VsG0KVM0Md",
+        ),
+        ("        <gpg.passphrase>Umber_Falcon_708</gpg.passphrase>\n", "Umber_Falcon_708"),
+        ('    KAFKA_SSL_KEYSTORE_PASSWORD: "Tokyo-Drift-Keys8"\n', "Tokyo-Drift-Keys8"),
+    ],
+)
+def test_what_set_109_showed_is_redacted(text, secret):
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pkcs11:model=p11-kit-trust;manufacturer=PKCS%2311%20Kit;serial=1;token=System%20Trust\n",
+        'session.login(UserType::User, Some(&AuthPin::new(std::env::var("HSM_USER_PIN")?.into())))?;\n',
+        '            entered_pin = request.args["pin"]\n',
+        "keytool -list -keystore t.jks -storepass:file /root/.kspass\n",
+    ],
+)
+def test_what_set_109_showed_is_left_alone(text):
+    assert find_secrets(text) == []
