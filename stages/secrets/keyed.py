@@ -122,8 +122,8 @@ MALFORMED_TOKEN = re.compile(
     r"|NR[A-Z]{2}-)|NRAL$"
 )
 # Names in a value's place: a host variable (`:WS-PASSWORD`), a dataset's or a queue's dotted name
-# (`INV.PY.SVRCONN`), an option (`ENVELOPED=NO`), a keyword (`ALL`)
-# an algorithm's name (`password_hash('sha512', …)`), a certificate's fingerprint (`71:e6:…`)
+# (`INV.PY.SVRCONN`), an option (`ENVELOPED=NO`), a keyword (`ALL`), an algorithm's name
+# (`password_hash('sha512', …)`), a certificate's fingerprint (`71:e6:…`)
 NAMED_THING = re.compile(
     r":[A-Za-z][\w-]*|[A-Z][A-Z0-9]*(?:\.[A-Z0-9]+){2,}|[A-Z]+=[A-Z]+|ALL|NONE|ANY"
     r"|(?i:sha-?\d+|md5|bcrypt|argon2\w*|pbkdf2\w*|scrypt)|(?:[0-9a-fA-F]{2}:){15,}[0-9a-fA-F]{2}"
@@ -329,7 +329,7 @@ def keyed_value_is_secret(
     if prose_phrase(value):
         return False  # a remark in the value's place: `set by environment`
     if NAMED_THING.fullmatch(value) or (secret_name and re.fullmatch(r"[a-z]{2,}(?:_[a-z]{2,}){2,}", value)):
-        return False  # a name where the value would be (below), or a stored secret's name (`ctm_db_pw`)
+        return False  # a name in the value's place (NAMED_THING), or a stored secret's (`ctm_db_pw`)
     if re.fullmatch(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})", value):
         return False  # a colour (a dashboard's palette: `pass: "#2E8B57"`)
     if re.match(r"(?i)(?:true|false|yes|no|on|off|\d+)&", value):
