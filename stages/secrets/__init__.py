@@ -151,6 +151,7 @@ def ruleset() -> RuleSet:
     from pica.stages.secrets.servers import SERVERS
     from pica.stages.secrets.services import SERVICES
     from pica.stages.secrets.shells import SHELLS
+    from pica.stages.secrets.tunnels import TUNNELS
     from pica.stages.secrets.wallets import WALLETS
     from pica.stages.secrets.web import WEB
     from pica.stages.secrets.windows import WINDOWS
@@ -185,6 +186,7 @@ def ruleset() -> RuleSet:
         + FIRMWARE
         + CHAT
         + PKI
+        + TUNNELS
     )
     gates, anchored = zip(*(gate(rule) for rule in rules), strict=True)
     quoted = frozenset(i for i, rule in enumerate(rules) if re.search("[\"']", rule.pattern.pattern))

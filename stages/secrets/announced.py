@@ -169,6 +169,8 @@ def find_announced(
             if value.endswith("..") or text.startswith("…", end):
                 continue  # cut short: an elided value
             value = value.rstrip(".,;:!?") if typed(value) else value.rstrip(".")
+            if pattern is NEXT_LINE and re.fullmatch(r"[A-Za-z_][\w.-]{0,40}=[^=\s]\S*", value):
+                continue  # the next line is a setting of its own (`protocol=dyndns2`), not the value
             if announced_value(value, match["word"]):
                 kind = "generic_password" if match["word"].startswith(PASSWORD_WORDS) else "generic_api_key"
                 yield start, start + len(value), kind

@@ -72,7 +72,7 @@ CREDENTIAL_CALLS = [
         "access_?token",
         "access_?key",
         "api_?key",
-        "api",
+        "api(?!error|exception)",  # (not an error's `ApiError('<request id>', …)`)
         "blynk",
         "wallet",  # ethers' `new Wallet("0x…")`, web3.js' `wallet.add("0x…")`
         "from_?key",  # eth-account's `Account.from_key("0x…")`

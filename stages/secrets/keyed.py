@@ -126,7 +126,10 @@ MALFORMED_TOKEN = re.compile(
 # (`password_hash('sha512', …)`), a certificate's fingerprint (`71:e6:…`)
 NAMED_THING = re.compile(
     r":[A-Za-z][\w-]*|[A-Z][A-Z0-9]*(?:\.[A-Z0-9]+){2,}|[A-Z]+=[A-Z]+|ALL|NONE|ANY"
-    r"|(?i:sha-?\d+|md5|bcrypt|argon2\w*|pbkdf2\w*|scrypt)|(?:[0-9a-fA-F]{2}:){15,}[0-9a-fA-F]{2}"
+    r"|(?i:sha-?\d+|md5|bcrypt|argon2\w*|pbkdf2\w*|scrypt|pin-sha\d+=?)"
+    r"|(?:[0-9a-fA-F]{2}:){15,}[0-9a-fA-F]{2}"
+    # an option (`protocol=dyndns2`), GraphQL's `String!`, a label (`Authorization:`)
+    r"|[a-z_]+=[a-z0-9_]+|[A-Z][a-z]+!|[A-Za-z]+:"
 )
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 IDENTIFIER = re.compile(
@@ -231,6 +234,9 @@ NOT_SECRET_NAME = re.compile(
     r"|^1password$|^keepass(?:xc)?$|integration[ _-]?key|existing[_-]?(?:\w*secret|password)"
     r"|allowedto\w*managedpassword"  # a gMSA's `PrincipalsAllowedToRetrieveManagedPassword`: a group
     r"|withdrawal_credentials"  # an Ethereum validator's withdrawal address, public
+    # Postman's request id, a WebSocket frame's mask, DocuSign's trace id, Zoom's URL validation
+    # challenge and its HMAC, a zone's public DNSKEY
+    r"|postman-token|masking-key|tracetoken|plaintoken|encryptedtoken|dnskey"
     r"|encryptionsalt"  # Pulumi's stack salt: it salts the passphrase's key, stored by design
     r"|(?<![a-z])seeds$|seed_?(?:hosts?|nodes?|provider|list)"  # a cluster's first hosts (Cassandra's)
     r"|websocket-(?:key|accept)"  # the handshake's nonce and its hash (RFC 6455)

@@ -57,8 +57,9 @@ QA_TOOLS: list[Rule] = [
     # Robot's `Get Otp    …`
     rule(
         "totp_seed",
-        "pyotp authenticator totp otp",
-        r"(?i)(?:pyotp\.[th]otp\(|authenticator\.generate\(|totp\.generate\(|get otp(?:[ \t]{2,}|\t))"
+        "pyotp authenticator totp otp oathtool",
+        r"(?i)(?:pyotp\.[th]otp\(|authenticator\.generate\(|totp\.generate\(|get otp(?:[ \t]{2,}|\t)"
+        r"|oathtool\b[^\n]*?[ \t]-b[ \t]+)"
         r"[ \t]*[\"']?(" + BASE32 + r")(?![A-Za-z0-9])",
         not_after="",
         check=base32_seed,

@@ -258,7 +258,7 @@ PRINTED = (
 # A cookie named for a session, a login or its token (`JSESSIONID`, `PHPSESSID`, `laravel_session`,
 # `connect.sid`, `__Host-sid`, `remember_token`); not a CSRF token, which grants nothing alone
 SESSION_COOKIE = (
-    r"(?i:(?!(?:__(?:host|secure)-)?[\w.-]*?(?:csrf|xsrf))"
+    r"(?i:(?!(?:__(?:host|secure)-)?[\w.-]*?(?:csrf|xsrf|state|nonce|verifier))"
     r"[\w.-]*?(?:sess|auth|token|jwt|remember|login|logged_in|identity|sid)[\w.-]*)"
 )
 
@@ -1474,7 +1474,11 @@ STRUCTURES: list[Rule] = [
             # (not Census' `secret-token:<your workspace token>`, a prefix before a placeholder)
             (
                 "(?:bearer|token|apikey|api-key|key|ssws|digest)",
-                lambda token: not token.endswith((":", "=", "_")) and not words_joined(token),
+                lambda token: (
+                    not token.endswith((":", "=", "_"))
+                    and not words_joined(token)
+                    and not verify.STAND_IN_WORDS.match(token)
+                ),  # (`Bearer undefined`)
             ),
             ("basic", verify.basic_credentials_ok),
         )
@@ -2546,6 +2550,8 @@ STRUCTURES: list[Rule] = [
                 # (nor code passing a variable or a call on: `value=minimum_password_length`)
                 and "(" not in value
                 and not value.endswith(":")  # (a YAML key: `value:` then `secretName: …`)
+                # (nor a variable, `value: clientSecret`, nor a resource's name, `value: tailscale-state`)
+                and re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:-[a-z]+)+", value) is None
                 and re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value) is None
                 and not metavariable(value)  # (Ansible's `VALUE_SPECIFIED_IN_NO_LOG_PARAMETER`)
                 and not verify.is_stand_in(value)

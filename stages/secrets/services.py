@@ -202,6 +202,15 @@ SERVICES: list[Rule] = [
     rule(
         "generic_api_key", "secret_", r"secret_[\w-]{1,64}_[0-9a-f]{32}\.[A-Za-z0-9]{32}" + E, not_after=r"\w"
     ),
+    # Microsoft Teams' incoming webhook: `…webhook.office.com/webhookb2/<ids>/IncomingWebhook/<32 hex>/…`
+    rule(
+        "generic_api_key",
+        "",
+        r"webhook\.office\.com/webhookb2/[\w@-]+/IncomingWebhook/([0-9a-f]{32})/",
+        not_after="",
+    ),
+    # Trello's API token: `ATTA`, 64 hex, an 8-hex checksum in capitals
+    rule("generic_api_key", "", r"ATTA[0-9a-f]{64}[0-9A-F]{8}" + E, not_after=r"\w"),
     # Basic credentials written unencoded with a space (REST Client's `Basic user password`)
     rule(
         "http_auth_header",

@@ -272,7 +272,7 @@ TEMPLATE = re.compile(
     r"|^__?[A-Z][A-Z0-9_]*__?$|^%%\w+%%$|^%\w+(?:\.\w+)+%$"
     # WebLogic Deploy Tooling's `@@SECRET:…@@`, Spinnaker's `encrypted:vault!…`, Auth0's deploy CLI's
     # `##NAME##`, a placeholder cut at its space (`<INSERT …`)
-    r"|^@@\w+:|^encrypted:\w+!|^##\w+##$|^<[A-Za-z]"
+    r"|^@@\w+:|^encrypted:\w+!|^##\w+##$|^<[A-Za-z]|^__n8n_BLANK_VALUE_"  # (and n8n's export's blank)
     # a secret manager's `name:latest`, `name:3` (`gcloud run deploy --set-secrets=X=name:latest`)
     r"|(?-i:(?:^|=)[a-z][a-z0-9_]*-[a-z0-9_-]*:(?:latest|\d+)$)"
     r"|^@Microsoft\.KeyVault\("  # Azure App Service's Key Vault reference
@@ -388,6 +388,7 @@ def is_stand_in(value: str) -> bool:
         or PUBLISHED.match(value)
         or NATS_PUBLIC_KEY.fullmatch(value)
         or re.fullmatch(r"0x[0-9a-fA-F]{40}", value)  # an Ethereum address
+        or re.fullmatch(r"(?:nodekey|mkey|discokey|nlpub):[0-9a-f]{64}", value)  # Tailscale's public keys
         or (value.startswith("eyJ") and public_jwt(value))
     ):
         return True

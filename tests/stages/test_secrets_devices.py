@@ -172,3 +172,62 @@ def test_what_set_109_showed_is_redacted(text, secret):
 )
 def test_what_set_109_showed_is_left_alone(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # sets 105-110, read in part after their first look: DNS updates and VPN meshes (tunnels.py)
+        (
+            '*/10 * * * * curl -s "https://sync.afraid.org/u/NPx7mJCtVZmdRtD5x1uaoIbi/"\n',
+            "NPx7mJCtVZmdRtD5x1uaoIbi",
+        ),
+        (
+            "nsupdate -y hmac-sha256:ddns-key.example.org:nOFkUaPPsb+jdWqRaWJyd+b3mPQwyB3EpJp87C+hj0B= <<EOF\n",
+            "nOFkUaPPsb+jdWqRaWJyd+b3mPQwyB3EpJp87C+hj0B=",
+        ),
+        (
+            'keyring = dns.tsigkeyring.from_text({"acme-update.": "0b633vMppIJcLpdAkxCOsMz369Ftma4IJUGBpJW8mA1="})\n',
+            "0b633vMppIJcLpdAkxCOsMz369Ftma4IJUGBpJW8mA1=",
+        ),
+        (
+            "sudo netbird up --setup-key EAE6A5FC-CC1D-4D75-AECA-887990C7554B --management-url https://nb.example\n",
+            "EAE6A5FC-CC1D-4D75-AECA-887990C7554B",
+        ),
+        ("./frpc tcp -s 203.0.113.10:7000 -t NE7qFZEwYuuxQU6RCo9e -l 3389\n", "NE7qFZEwYuuxQU6RCo9e"),
+        (
+            "\toption private_key 'sylqgPZqj1Z8udGFlmErgB/bUidDjs0ozsgHy4oLTR5='\n",
+            "sylqgPZqj1Z8udGFlmErgB/bUidDjs0ozsgHy4oLTR5=",
+        ),
+        ('oathtool --totp -b "TSKDB2BC33COALBJ3K6H5OB5D4BBQLSI"\n', "TSKDB2BC33COALBJ3K6H5OB5D4BBQLSI"),
+        (
+            "const trello = new Trello(key, 'ATTAa4c123b1612dd272d1371c17149d439536b3216fdaeeb975729fae923d5a4fd12AABFE22');\n",
+            "ATTAa4c123b1612dd272d1371c17149d439536b3216fdaeeb975729fae923d5a4fd12AABFE22",
+        ),
+    ],
+)
+def test_what_sets_105_to_110_showed_is_redacted(text, secret):
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\toption public_key 'zlGkb8YAUhCOGk7j2qLFae8aej72ac8Y+NM8LKV6Bak='\n",
+        '  "nodeKey": "nodekey:d46108b866b34af6c414f4332890f4750ce8169e98f6661a2381350bfae78ded",\n',
+        "# ddclient for a router that authenticates by source IP (no password needed)\nprotocol=dyndns2\nuse=if\n",
+        "              value: tailscale-state\n",
+        '    { key: "client_secret", value: clientSecret }\n',
+        "  Postman-Token: 42dd42b9-e6d6-4c62-a85b-9d6607895666\n",
+        "    Masking-Key: 6cab95e9\n",
+        "Authorization: Bearer undefined\n",
+        "mutation Login($email: String!, $password: String!) {\n",
+        "set AUTH=Authorization: Bearer %WEBEX_BOT_TOKEN%\n",
+        "Set-Cookie: oauth_state=2402e21de6a6fb271eb455a1f9ccd7e0; Path=/auth/zoom; HttpOnly\n",
+        "ERROR dropbox.exceptions.ApiError: ApiError('2fecfae5af38f8dde5b7c8fd1cfc65c6', ListFolderError('path'))\n",
+        '-> {"plainToken":"ZSSrrdKQ2rtpFkXQ6c4ChN","encryptedToken":"dfab61600f1fee3ba1e2c13083aa064d6ab32f5dd57cacf76a0c89bbcd1fffd7"}\n',
+        'backup pin: pin-sha256="dXt3cNbCT+56OBQF0Dz+IvrFG1/KLIvYMclZ4qTYI4H="\n',
+    ],
+)
+def test_what_sets_105_to_110_showed_is_left_alone(text):
+    assert find_secrets(text) == []
