@@ -15,7 +15,7 @@ BASE32 = r"[A-Z2-7]{16,64}"  # a TOTP seed (RFC 4648's alphabet, as authenticato
 
 
 def base32_seed(value: str) -> bool:
-    """Random base32, not a word in capitals: both letters and digits, and few vowels."""
+    """Base32 as a generator writes it, not a word in capitals: capitals and digits, no stand-in."""
     return (
         verify.has_digit(value) and re.search(r"[A-Z]", value) is not None and not verify.is_stand_in(value)
     )
