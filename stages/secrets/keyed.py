@@ -688,6 +688,9 @@ def find_keyed(
             continue
         # a call's arguments are read on: `getEnv("DB_PASSWORD", "…")` holds a name and a value
         done = match.end("call") if match.group("call") else match.end()
+        if not match.group("call") and "(" in (match.group("bare") or ""):
+            # ... and a dotted call's too: `auth=weaviate.AuthApiKey(api_key="…")`
+            done = match.start("bare") + match.group("bare").index("(") + 1
         if match.group("sep").startswith(","):
             done = match.end("sep")  # `{'apiKey': KEY, 'secret': '…'}`: the "value" may be the next name
         if (match.group("bare") or "").isdecimal():

@@ -200,6 +200,11 @@ def test_what_set_109_showed_is_left_alone(text):
             "sylqgPZqj1Z8udGFlmErgB/bUidDjs0ozsgHy4oLTR5=",
         ),
         ('oathtool --totp -b "TSKDB2BC33COALBJ3K6H5OB5D4BBQLSI"\n', "TSKDB2BC33COALBJ3K6H5OB5D4BBQLSI"),
+        # a keyed value inside a dotted call that is itself a keyed value
+        (
+            '    auth_client_secret=weaviate.AuthApiKey(api_key="g2reTfyDLg0Ra83XQJaTb4swFTviXlhOmUAwDOFV"),\n',
+            "g2reTfyDLg0Ra83XQJaTb4swFTviXlhOmUAwDOFV",
+        ),
         (
             "const trello = new Trello(key, 'ATTAa4c123b1612dd272d1371c17149d439536b3216fdaeeb975729fae923d5a4fd12AABFE22');\n",
             "ATTAa4c123b1612dd272d1371c17149d439536b3216fdaeeb975729fae923d5a4fd12AABFE22",
