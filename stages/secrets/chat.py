@@ -5,7 +5,14 @@ IRC's `/oper` and SASL commands, and a password given to the command that regist
 
 from __future__ import annotations
 
-from pica.stages.secrets.rules import CLI_VALUE, E, Rule, literal_password, random_with_digit, rule
+from pica.stages.secrets.rules import (
+    CLI_VALUE,
+    E,
+    Rule,
+    literal_password,
+    random_or_typed,
+    rule,
+)
 
 CHAT: list[Rule] = [
     # Synapse's access token: `syt_`, the user's localpart in base64, 20 random, a 6-character CRC
@@ -48,6 +55,6 @@ CHAT: list[Rule] = [
         "register_new_matrix_user",
         r"(?i)register_new_matrix_user\b[^\n]*?[ \t]-k[ \t]+" + CLI_VALUE,
         not_after="",
-        check=lambda value: random_with_digit(value) or literal_password(value),
+        check=random_or_typed,
     ),
 ]

@@ -11,7 +11,14 @@ import re
 
 from pica.stages.secrets import verify
 from pica.stages.secrets.keyed import keyed_value_is_secret
-from pica.stages.secrets.rules import CLI_VALUE, Rule, literal_password, random_with_digit, rule
+from pica.stages.secrets.rules import (
+    CLI_VALUE,
+    Rule,
+    literal_password,
+    random_or_typed,
+    random_with_digit,
+    rule,
+)
 
 SECRET_NAME = r"\w*(?:pass|pwd|psk|secret|token|key)\w*"  # (matched on lowercased text)
 
@@ -63,7 +70,7 @@ FIRMWARE: list[Rule] = [
         "fw_setenv setenv",
         r"(?i)setenv[ \t]+" + SECRET_NAME + r"[ \t]+" + CLI_VALUE,
         not_after="",
-        check=lambda value: random_with_digit(value) or literal_password(value),
+        check=random_or_typed,
     ),
     rule(
         "generic_password",
@@ -78,7 +85,7 @@ FIRMWARE: list[Rule] = [
         "-d",
         r"(?i)-D[ \t]*" + SECRET_NAME + r"=\\?['\"]?\\?\"?([^\s\"'\\]{4,200})",
         not_after=r"\w-",
-        check=lambda value: literal_password(value) or random_with_digit(value),
+        check=random_or_typed,
     ),
     # A key as C bytes after its name (LoRaWAN's AppKey, a TLS PSK, Zigbee's network key)
     rule(
@@ -111,7 +118,7 @@ FIRMWARE: list[Rule] = [
         "settings set",
         r"(?i)settings[ \t]+set[ \t]+\S*(?:psk|password|secret|token)(?:[/\w-]*)?[ \t]+" + CLI_VALUE,
         not_after="",
-        check=lambda value: random_with_digit(value) or literal_password(value),
+        check=random_or_typed,
     ),
     # Nordic's modem: `AT%CMNG=0,<sec tag>,3,"<psk>"` (type 3 is a PSK); LwM2M's Security object,
     # resource 5 (the secret key)

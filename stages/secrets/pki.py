@@ -9,7 +9,14 @@ from __future__ import annotations
 import re
 
 from pica.stages.secrets import verify
-from pica.stages.secrets.rules import Rule, commands, literal_password, random_with_digit, rule
+from pica.stages.secrets.rules import (
+    Rule,
+    commands,
+    literal_password,
+    random_or_typed,
+    random_with_digit,
+    rule,
+)
 
 # An argument on a command line, or a quoted one in an argument list (`"-storepass", "…"`); a lone
 # `&` between letters is a character here (`Granite&Moss47`), not the shell's operator
@@ -23,7 +30,7 @@ def pin(value: str) -> bool:
         return False
     if re.search(r"[\[(]", value) or re.fullmatch(r"[a-z_][\w.]*", value):
         return False  # code: `entered_pin = request.args["pin"]`
-    return bool(re.fullmatch(r"\d{4,12}", value)) or literal_password(value) or random_with_digit(value)
+    return bool(re.fullmatch(r"\d{4,12}", value)) or random_or_typed(value)
 
 
 PKI: list[Rule] = [

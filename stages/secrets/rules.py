@@ -411,6 +411,22 @@ def random_with_digit(value: str) -> bool:
     return verify.random_enough(value) and has_digit(value)
 
 
+def user_password(value: str) -> bool:
+    """The password half of `user:password` on a command line: not a call (`-u ".s:Escape(…`), a
+    URL (beeline's `-u "jdbc:hive2://…"`) nor a placeholder's words (`-u ID:CLIENT_SECRET`)."""
+    return (
+        not re.search(r"\w\(", value)
+        and "//" not in value
+        and literal_password(value)
+        and not metavariable(value)
+    )
+
+
+def random_or_typed(value: str) -> bool:
+    """A value where either may stand: a machine-made key, or a password as people type them."""
+    return random_with_digit(value) or literal_password(value)
+
+
 def metavariable(value: str) -> bool:
     """A name in capitals standing for the value (`ACCESS_TOKEN`, `CLIENT_SECRET`), not a token made
     of capitals and digits (a GitHub runner's registration token)."""
@@ -1594,11 +1610,7 @@ STRUCTURES: list[Rule] = [
         # (not Perl's A::B; curl's `--user 'name':'password'` quotes each)
         # (-U: its proxy's)
         r"(?:--user|-[uU])[ =]\\?['\"]?[^\s:'\"\\]{1,100}['\"]?:(?!:)['\"]?([^\s'\"\\]{3,200})",
-        # not a call (`-u ".s:Escape(fnamemodify(…`), nor a placeholder's words (`-u ID:CLIENT_SECRET`)
-        # nor a URL (beeline's `-u "jdbc:hive2://…"`)
-        check=lambda s: (
-            not re.search(r"\w\(", s) and "//" not in s and literal_password(s) and not metavariable(s)
-        ),
+        check=user_password,
         entropy=2.0,
         not_after=r"\w-",
     ),
@@ -1607,9 +1619,7 @@ STRUCTURES: list[Rule] = [
         "cli_credentials",
         "curl",
         r"curl\b[^\n]*?\s-[a-zA-Z]+u[ =]['\"]?[^\s:'\"\\]{1,100}:(?!:)([^\s'\"\\]{3,200})",
-        check=lambda s: (
-            not re.search(r"\w\(", s) and "//" not in s and literal_password(s) and not metavariable(s)
-        ),
+        check=user_password,
         not_after="",
     ),
     # ... or an API key as the user and no password (`curl -u 'KEY:'`: Stripe's, Segment's APIs)

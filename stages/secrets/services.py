@@ -12,13 +12,22 @@ import re
 import urllib.parse
 
 from pica.stages.secrets import verify
-from pica.stages.secrets.rules import CLI_VALUE, LINE_END, E, Rule, literal_password, random_with_digit, rule
+from pica.stages.secrets.rules import (
+    CLI_VALUE,
+    LINE_END,
+    E,
+    Rule,
+    literal_password,
+    random_or_typed,
+    random_with_digit,
+    rule,
+)
 
 # Azure's account and access keys are 32 or 64 random bytes in base64 (44 or 88 characters)
 AZURE_KEY = r"[A-Za-z0-9+/]{43}=|[A-Za-z0-9+/]{86}=="
 
 
-def mixed_random(value: str) -> bool:
+def generated_password(value: str) -> bool:
     """Random letters of both cases and digits: a generated password, not words or hex."""
     bare = value.replace(" ", "")
     return (
@@ -51,7 +60,7 @@ SERVICES: list[Rule] = [
         "wordpress wp-json wp_ application_password application-password",
         r"(?<![\w ])([A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){5})(?![\w]| \w)",
         not_after="",
-        check=mixed_random,
+        check=generated_password,
     ),
     # Bitrix24's inbound webhook: the portal, /rest/, the user's id, then the webhook's code
     # (apidocs.bitrix24.com, "Incoming webhooks")
@@ -128,9 +137,7 @@ SERVICES: list[Rule] = [
         r"[ \t]*`?([^|`\s]{8,200})`?[ \t]*\|",
         near=r"(?:^|\n)",  # (a row's first cell)
         not_after="",
-        check=lambda value: (
-            (random_with_digit(value) or literal_password(value)) and not verify.is_stand_in(value)
-        ),
+        check=lambda value: random_or_typed(value) and not verify.is_stand_in(value),
     ),
     # .NET's configuration keys, sections joined by `:` (`"Smtp:Password": "…"` in appsettings.json
     # or secrets.json), and `dotnet user-secrets set "Section:Key" "…"`
@@ -140,9 +147,7 @@ SERVICES: list[Rule] = [
         r"(?i)(?:user-secrets[ \t]+set[ \t]+)?\"(?:[\w.-]+:)+\w*"
         r"(?:password|pwd|secret|apikey|api_key|key|token)\"(?:[ \t]*:[ \t]*|[ \t]+)\"([^\"\n]{6,300})\"",
         not_after="",
-        check=lambda value: (
-            (literal_password(value) or random_with_digit(value)) and not verify.is_stand_in(value)
-        ),
+        check=lambda value: random_or_typed(value) and not verify.is_stand_in(value),
     ),
     # An Azure account key after its name and a space (a properties file, a tool's listing)
     rule(
@@ -181,7 +186,7 @@ SERVICES: list[Rule] = [
         "--config",
         r"(?i)--config[ \t]+\w*(?:secret|password|passwd|token|key)\w*[ \t]+" + CLI_VALUE,
         not_after="",
-        check=lambda value: random_with_digit(value) or literal_password(value),
+        check=random_or_typed,
     ),
     # Oracle's `user/password@service` in a MapServer CONNECTION or an OGR `OCI:` name
     rule(
@@ -217,7 +222,7 @@ SERVICES: list[Rule] = [
         "basic",
         r"(?i)authorization:[ \t]*basic[ \t]+[\w.@-]{1,64}[ \t]+(\S{6,200})" + LINE_END,
         not_after="",
-        check=lambda value: literal_password(value) or random_with_digit(value),
+        check=random_or_typed,
     ),
     # An Azure key shown under its console label, on its line or the next ("Primary key:",
     # "PRIMARY KEY", "Secondary access key"); a database's primary key holds no base64 of 32 bytes

@@ -5,7 +5,14 @@ ZeroTier identity's secret half, and OpenWrt's `option private_key '…'`.
 
 from __future__ import annotations
 
-from pica.stages.secrets.rules import CLI_VALUE, Rule, literal_password, random_with_digit, rule
+from pica.stages.secrets.rules import (
+    CLI_VALUE,
+    Rule,
+    literal_password,
+    random_or_typed,
+    random_with_digit,
+    rule,
+)
 
 TUNNELS: list[Rule] = [
     # FreeDNS (afraid.org): `sync.afraid.org/u/<token>/` and `dynamic/update.php?<token>`
@@ -56,6 +63,6 @@ TUNNELS: list[Rule] = [
         r"(?i)option[ \t]+(?!\w*public)\w*(?:private_key|password|passwd|secret|psk|key)[ \t]+"
         r"'([^'\n]{4,200})'",
         not_after="",
-        check=lambda value: random_with_digit(value) or literal_password(value),
+        check=random_or_typed,
     ),
 ]
